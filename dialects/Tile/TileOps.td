@@ -1,0 +1,331 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+
+#ifndef TILEC_DIALECTS_TILE_TILEOPS_TD
+#define TILEC_DIALECTS_TILE_TILEOPS_TD
+
+include "dialects/Tile/TileTypes.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+def Tile_Buffer : Type<CPred<"::llvm::isa<::mlir::tile::BufferType>($_self)">,
+                       "tile buffer", "::mlir::tile::BufferType">;
+
+//===----------------------------------------------------------------------===//
+// Terminators
+//===----------------------------------------------------------------------===//
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, Terminator, HasParent<"KernelOp">]> {
+  let summary = "ends a kernel body";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
+    ParentOneOf<["LaunchOp", "ParallelOp", "PipelinedOp", "SerialOp",
+                 "UnrollOp", "IfOp"]>]> {
+  let summary = "ends the body of a launch, loop or conditional";
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel and launch
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [FunctionOpInterface, IsolatedFromAbove,
+    Symbol, SingleBlockImplicitTerminator<"ReturnOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a GPU kernel";
+  let description = [{
+    Arguments follow the kernel ABI: tensors (`!tile.buffer<..., global>`,
+    declaration order), then symbolic dims (`index`, order of first
+    appearance), then runtime scalars. Every argument has a `tile.name`
+    attribute; tensors also a `tile.shape` array whose entries are dim names
+    (strings) or constant extents (integers). `tile.constants` holds the
+    resolved compile-time parameters. The body holds the grid computation and
+    one `tile.launch`.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+  let extraClassDeclaration = [{
+    /// Name of the attribute holding an argument's source name.
+    static ::llvm::StringRef getArgNameAttrName() { return "tile.name"; }
+    /// Name of the attribute holding a tensor argument's symbolic shape.
+    static ::llvm::StringRef getArgShapeAttrName() { return "tile.shape"; }
+    /// Name of the attribute holding the resolved compile-time parameters.
+    static ::llvm::StringRef getConstantsAttrName() { return "tile.constants"; }
+
+    /// Returns the source name of argument `index`.
+    ::llvm::StringRef getArgName(unsigned index);
+    /// Returns the kernel's single launch op, or null if it has none.
+    LaunchOp getLaunch();
+
+    //===------------------------------------------------------------------===//
+    // FunctionOpInterface
+    //===------------------------------------------------------------------===//
+    /// Returns the argument types of the kernel.
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    /// Returns the result types of the kernel (always empty).
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    /// Returns the kernel body.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+  }];
+}
+
+def Tile_LaunchOp : Tile_Op<"launch", [SingleBlockImplicitTerminator<"YieldOp">,
+    HasParent<"KernelOp">]> {
+  let summary = "the launch of a kernel's thread blocks";
+  let description = [{
+    `tile.launch grid(%gx, %gy) threads(128) as (%bx, %by) { ... }` runs its
+    body once per thread block of a grid of one to three dimensions; the body
+    is written at thread-block level and its arguments are the block indices.
+  }];
+  let arguments = (ins Variadic<Index>:$grid, I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$grid, "int64_t":$threads)>];
+  let extraClassDeclaration = [{
+    /// Returns the block-index arguments of the body.
+    ::mlir::Block::BlockArgListType getBlockIndices() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Allocation
+//===----------------------------------------------------------------------===//
+
+class Tile_AllocOp<string mnemonic, string summaryText>
+    : Tile_Op<mnemonic> {
+  let summary = summaryText;
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def Tile_AllocSharedOp
+    : Tile_AllocOp<"alloc_shared", "a shared-memory tile">;
+def Tile_AllocFragmentOp
+    : Tile_AllocOp<"alloc_fragment",
+                   "a register tile distributed over the block's threads">;
+def Tile_AllocLocalOp
+    : Tile_AllocOp<"alloc_local", "a per-thread array">;
+def Tile_AllocVarOp
+    : Tile_AllocOp<"alloc_var", "a per-thread scalar variable">;
+
+//===----------------------------------------------------------------------===//
+// Element access
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result type is the buffer's element type", "buffer",
+                   "result", "::llvm::cast<BufferType>($_self).getElementType()">]> {
+  let summary = "reads one element of a buffer";
+  let description = [{
+    On a global tensor, an index outside the tensor reads 0.
+  }];
+  let arguments = (ins Tile_Buffer:$buffer, Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value type is the buffer's element type", "buffer",
+                   "value", "::llvm::cast<BufferType>($_self).getElementType()">]> {
+  let summary = "writes one element of a buffer";
+  let description = [{
+    On a global tensor, a write outside the tensor is dropped.
+  }];
+  let arguments = (ins AnyType:$value, Tile_Buffer:$buffer, Variadic<Index>:$indices);
+  let assemblyFormat = [{
+    $value `,` $buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile operations
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copies a tile between memory scopes";
+  let description = [{
+    `tile.copy %A[%i, %j], %A_s[]` copies the region of `%A` whose origin is
+    `(%i, %j)` and whose extent is the static shape of `%A_s`, aligned to the
+    trailing dims of `%A` (leading dims of the indexed side have extent 1).
+    At most one side is indexed; with none, both shapes are equal. Reads
+    outside a global tensor give 0; writes outside it are dropped.
+  }];
+  let arguments = (ins Tile_Buffer:$source, Variadic<Index>:$sourceIndices,
+                       Tile_Buffer:$target, Variadic<Index>:$targetIndices);
+  let assemblyFormat = [{
+    $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]` attr-dict
+    `:` qualified(type($source)) `,` qualified(type($target))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Returns the static extent of the copied region.
+    ::llvm::ArrayRef<int64_t> getExtent();
+  }];
+}
+
+def Tile_GemmOp : Tile_Op<"gemm"> {
+  let summary = "C += op(A) x op(B) on tensor cores";
+  let description = [{
+    A and B are shared or fragment tiles, C a fragment. With `transpose_a`,
+    A is [K, M]; with `transpose_b`, B is [N, K]. `clear` zeroes C first.
+    `policy` says how the block's warps split C.
+  }];
+  let arguments = (ins Tile_Buffer:$a, Tile_Buffer:$b, Tile_Buffer:$c,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
+                       DefaultValuedAttr<Tile_GemmPolicyAttr,
+                           "::mlir::tile::GemmPolicy::Square">:$policy,
+                       DefaultValuedAttr<BoolAttr, "false">:$clear);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
+    `,` qualified(type($c))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_FillOp : Tile_Op<"fill"> {
+  let summary = "sets every element of a shared, fragment or local tile";
+  let arguments = (ins Tile_Buffer:$buffer, AnyType:$value);
+  let assemblyFormat = "$buffer `,` $value attr-dict `:` qualified(type($buffer)) `,` type($value)";
+  let hasVerifier = 1;
+}
+
+def Tile_ClearOp : Tile_Op<"clear"> {
+  let summary = "sets every element of a shared, fragment or local tile to 0";
+  let arguments = (ins Tile_Buffer:$buffer);
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce"> {
+  let summary = "reduces a tile along one dimension";
+  let description = [{
+    The target's shape is the source's with `dim` removed (or set to 1; a
+    rank-1 source reduces into a [1] tile). With `clear = false` the result is
+    combined with the target's previous contents.
+  }];
+  let arguments = (ins Tile_Buffer:$source, Tile_Buffer:$target,
+                       Tile_ReduceKindAttr:$kind, I64Attr:$dim,
+                       DefaultValuedAttr<BoolAttr, "true">:$clear);
+  let assemblyFormat = [{
+    $source `,` $target attr-dict `:` qualified(type($source)) `,` qualified(type($target))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops and control flow
+//===----------------------------------------------------------------------===//
+
+def Tile_ParallelOp : Tile_Op<"parallel", [SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "an elementwise loop nest mapped to the block's threads";
+  let description = [{
+    `tile.parallel (%i, %j) in [128, 64] { ... }` runs its body for every
+    point of a static iteration space; iterations are independent and the
+    compiler distributes and vectorizes them over the block's threads.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>];
+  let extraClassDeclaration = [{
+    /// Returns the induction variables, outermost first.
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody().front().getArguments();
+    }
+  }];
+}
+
+class Tile_CountedLoopOp<string mnemonic, string summaryText,
+                         list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [SingleBlockImplicitTerminator<"YieldOp">])> {
+  let summary = summaryText;
+  let arguments = (ins Index:$upperBound);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$upperBound)>];
+  let extraClassDeclaration = [{
+    /// Returns the induction variable (counting from 0 by 1).
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody().front().getArgument(0);
+    }
+  }];
+}
+
+def Tile_PipelinedOp : Tile_CountedLoopOp<"pipelined",
+    "a software-pipelined loop over tile copies and GEMMs"> {
+  let description = [{
+    `tile.pipelined %k to %n stages 3 { ... }`: the copies of iteration k+s-1
+    overlap the compute of iteration k.
+  }];
+  let arguments = (ins Index:$upperBound, I64Attr:$stages);
+  let builders = [OpBuilder<(ins "::mlir::Value":$upperBound, "int64_t":$stages)>];
+  let hasVerifier = 1;
+}
+
+def Tile_SerialOp : Tile_CountedLoopOp<"serial", "a sequential loop">;
+
+def Tile_UnrollOp : Tile_CountedLoopOp<"unroll", "a sequential loop to unroll fully"> {
+  let hasVerifier = 1;
+}
+
+def Tile_IfOp : Tile_Op<"if", [SingleBlockImplicitTerminator<"YieldOp">,
+                               NoRegionArguments]> {
+  let summary = "a conditional statement";
+  let arguments = (ins I1:$condition);
+  let regions = (region SizedRegion<1>:$thenRegion, MaxSizedRegion<1>:$elseRegion);
+  let hasCustomAssemblyFormat = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$condition, "bool":$withElse)>];
+}
+
+//===----------------------------------------------------------------------===//
+// Miscellaneous
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "device printf of a message and an optional scalar";
+  let arguments = (ins StrAttr:$message, Optional<AnyType>:$value);
+  let assemblyFormat = "$message (`,` $value^ `:` type($value))? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_UseSwizzleOp : Tile_Op<"use_swizzle", [HasParent<"LaunchOp">]> {
+  let summary = "rasterize thread blocks in panels for L2 reuse";
+  let arguments = (ins I64Attr:$panel);
+  let assemblyFormat = "$panel attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_AnnotateLayoutOp : Tile_Op<"annotate_layout"> {
+  let summary = "overrides the inferred layout of a shared or fragment tile";
+  let arguments = (ins Tile_Buffer:$buffer, Tile_LayoutAttr:$layout);
+  let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
+  let hasVerifier = 1;
+}
+
+#endif // TILEC_DIALECTS_TILE_TILEOPS_TD

@@ -1,0 +1,96 @@
+// RUN: tile-opt %s | FileCheck %s
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// CHECK-LABEL: tile.kernel @gemm
+// CHECK-SAME: (%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}
+// CHECK-SAME: %M: index {tile.name = "M"}
+// CHECK-SAME: attributes {tile.constants = {block_K = 32 : i64, dtype = f16}}
+tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                  %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                  %C: !tile.buffer<?x?xf32, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                  %M: index {tile.name = "M"}, %K: index {tile.name = "K"},
+                  %N: index {tile.name = "N"}, %scale: f32 {tile.name = "scale"})
+    attributes {tile.constants = {block_K = 32 : i64, dtype = f16}} {
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  %gx = arith.ceildivsi %N, %c128 : index
+  %gy = arith.ceildivsi %M, %c128 : index
+  // CHECK: tile.launch grid(%{{.*}}, %{{.*}}) threads(128) as (%[[BX:.*]], %[[BY:.*]]) {
+  tile.launch grid(%gx, %gy) threads(128) as (%bx, %by) {
+    // CHECK: tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %A_s = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %B_s = tile.alloc_shared : !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>
+    // CHECK: tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %C_f = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %row = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    %v = tile.alloc_var : !tile.buffer<f32, local>
+    %l = tile.alloc_local : !tile.buffer<4xf32, local>
+    // CHECK: tile.use_swizzle 10
+    tile.use_swizzle 10
+    // CHECK: tile.annotate_layout %{{.*}} {layout = #tile.layout<swizzled>}
+    tile.annotate_layout %A_s {layout = #tile.layout<swizzled>} : !tile.buffer<128x32xf16, shared>
+    // CHECK: tile.clear %{{.*}} : !tile.buffer<128x128xf32, fragment>
+    tile.clear %C_f : !tile.buffer<128x128xf32, fragment>
+    %zero = arith.constant 0.0 : f32
+    // CHECK: tile.fill %{{.*}}, %{{.*}} : !tile.buffer<4xf32, local>, f32
+    tile.fill %l, %zero : !tile.buffer<4xf32, local>, f32
+    %nk = arith.ceildivsi %K, %c32 : index
+    // CHECK: tile.pipelined %[[KO:.*]] to %{{.*}} stages 3 {
+    tile.pipelined %ko to %nk stages 3 {
+      %m0 = arith.muli %by, %c128 : index
+      %k0 = arith.muli %ko, %c32 : index
+      // CHECK: tile.copy %A[%{{.*}}, %{{.*}}], %{{.*}}[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
+      tile.copy %A[%m0, %k0], %A_s[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
+      tile.copy %B[%k0, %m0], %B_s[] : !tile.buffer<?x?xf16, global>, !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>
+      // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {policy = #tile.policy<full_row>}
+      tile.gemm %A_s, %B_s, %C_f {policy = #tile.policy<full_row>} : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>, !tile.buffer<128x128xf32, fragment>
+    }
+    // CHECK: tile.reduce %{{.*}}, %{{.*}} {clear = false, dim = 1 : i64, kind = #tile.reduce_kind<max>}
+    tile.reduce %C_f, %row {kind = #tile.reduce_kind<max>, dim = 1 : i64, clear = false} : !tile.buffer<128x128xf32, fragment>, !tile.buffer<128xf32, fragment>
+    // CHECK: tile.parallel (%[[I:.*]], %[[J:.*]]) in [128, 128] {
+    tile.parallel (%i, %j) in [128, 128] {
+      // CHECK: tile.load %{{.*}}[%[[I]], %[[J]]] : !tile.buffer<128x128xf32, fragment>
+      %x = tile.load %C_f[%i, %j] : !tile.buffer<128x128xf32, fragment>
+      %y = math.exp %x : f32
+      %s = arith.mulf %y, %scale : f32
+      tile.store %s, %C_f[%i, %j] : !tile.buffer<128x128xf32, fragment>
+    }
+    %c4 = arith.constant 4 : index
+    // CHECK: tile.unroll %{{.*}} to %{{.*}} {
+    tile.unroll %u to %c4 {
+      // CHECK: tile.serial
+      tile.serial %w to %nk {
+        %cond = arith.cmpi slt, %u, %w : index
+        // CHECK: tile.if %{{.*}} {
+        tile.if %cond {
+          // CHECK: tile.print "k", %{{.*}} : index
+          tile.print "k", %w : index
+        // CHECK: } else {
+        } else {
+          tile.print "none"
+        }
+      }
+    }
+    %m0 = arith.muli %by, %c128 : index
+    %n0 = arith.muli %bx, %c128 : index
+    tile.copy %C_f[], %C[%m0, %n0] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf32, global>
+  }
+  // CHECK: tile.return
+}
+
+// CHECK-LABEL: tile.kernel @attention_like
+// CHECK: tile.copy %Q[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[] : !tile.buffer<?x?x?x128xf16, global>, !tile.buffer<64x128xf16, shared>
+tile.kernel @attention_like(%Q: !tile.buffer<?x?x?x128xf16, global> {tile.name = "Q", tile.shape = ["B", "H", "S", 128]},
+                            %B: index {tile.name = "B"}, %H: index {tile.name = "H"}, %S: index {tile.name = "S"}) {
+  tile.launch grid(%S, %H, %B) threads(256) as (%bx, %by, %bz) {
+    %Q_s = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %S_f = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %P_f = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+    %c0 = arith.constant 0 : index
+    tile.copy %Q[%bz, %by, %bx, %c0], %Q_s[] : !tile.buffer<?x?x?x128xf16, global>, !tile.buffer<64x128xf16, shared>
+    tile.gemm %Q_s, %Q_s, %S_f {transpose_b = true, clear = true} : !tile.buffer<64x128xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    // CHECK: tile.copy %{{.*}}[], %{{.*}}[] : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64x64xf16, fragment>
+    tile.copy %S_f[], %P_f[] : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64x64xf16, fragment>
+  }
+}

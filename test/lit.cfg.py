@@ -1,0 +1,35 @@
+# -*- Python -*-
+# lit configuration of the tilec test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "TILEC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
+                   "Inputs", "corpus", "fuzz", "gpu", "runtime", "unit"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%specs", os.path.join(config.tilec_src_root, "specs")))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+for tools_dir in config.tilec_tools_dirs:
+    llvm_config.with_environment("PATH", tools_dir, append_path=False)
+
+# ptxas for the codegen tests: CUDA_HOME, the toolkit CMake found, or PATH.
+cuda_bins = [d for d in (os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
+                         config.cuda_bin_dir, "/usr/local/cuda/bin") if d]
+for cuda_bin in cuda_bins:
+    if os.path.exists(os.path.join(cuda_bin, "ptxas")):
+        llvm_config.with_environment("PATH", cuda_bin, append_path=True)
+        config.available_features.add("ptxas")
+        break
+
+tools = ["tile-opt", "tilec"]
+llvm_config.add_tool_substitutions(tools, config.tilec_tools_dirs)
