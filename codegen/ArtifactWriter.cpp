@@ -1,0 +1,183 @@
+//===- ArtifactWriter.cpp - Writing a kernel's files ----------------------===//
+
+#include "codegen/ArtifactWriter.h"
+
+#include "codegen/CudaToolkit.h"
+#include "codegen/Fatbinary.h"
+#include "codegen/Metadata.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace tilec;
+
+llvm::Expected<EmitStages> tilec::parseEmitStages(llvm::StringRef list) {
+  EmitStages stages;
+  llvm::SmallVector<llvm::StringRef> names;
+  list.split(names, ',');
+  for (llvm::StringRef name : names) {
+    name = name.trim();
+    bool *stage = llvm::StringSwitch<bool *>(name)
+                      .Case("llvm", &stages.llvm)
+                      .Case("ptx", &stages.ptx)
+                      .Case("cubin", &stages.cubin)
+                      .Case("fatbin", &stages.fatbin)
+                      .Case("json", &stages.json)
+                      .Default(nullptr);
+    if (!stage)
+      return llvm::createStringError(
+          "unknown emit stage '" + name.str() +
+          "' (expected llvm, ptx, cubin, fatbin or json)");
+    *stage = true;
+  }
+  return stages;
+}
+
+namespace {
+/// Writes `files` into `dir` all or nothing.
+llvm::Error commitFiles(llvm::StringRef dir,
+                        llvm::ArrayRef<ArtifactFile> files) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create '" + dir.str() +
+                                           "': " + ec.message());
+  std::vector<std::string> temporaries, finals;
+  auto removeAll = [](llvm::ArrayRef<std::string> paths) {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  };
+  for (const ArtifactFile &file : files) {
+    llvm::SmallString<256> final(dir);
+    llvm::sys::path::append(final, file.name);
+    int fd;
+    llvm::SmallString<256> temporary;
+    std::error_code ec =
+        llvm::sys::fs::createUniqueFile(final + ".tmp-%%%%%%", fd, temporary);
+    if (!ec) {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << file.contents;
+      os.close();
+      ec = os.error();
+      os.clear_error();
+      temporaries.push_back(std::string(temporary));
+    }
+    if (ec) {
+      removeAll(temporaries);
+      return llvm::createStringError(ec, "cannot write '" + std::string(final) +
+                                             "': " + ec.message());
+    }
+    finals.push_back(std::string(final));
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::error_code ec = llvm::sys::fs::rename(temporaries[i], finals[i])) {
+      removeAll(llvm::ArrayRef(finals).take_front(i));
+      removeAll(llvm::ArrayRef(temporaries).drop_front(i));
+      return llvm::createStringError(ec, "cannot write '" + finals[i] +
+                                             "': " + ec.message());
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The fatbin of every build's cubin, plus the PTX of the newest
+/// architecture that is not architecture-specific (for JIT compilation on
+/// newer GPUs).
+llvm::Expected<std::string> packFatbin(llvm::ArrayRef<KernelArtifacts> builds,
+                                       const ArtifactOptions &options) {
+  llvm::Expected<std::string> fatbinary =
+      findCudaTool("fatbinary", options.fatbinaryPath, options.cudaPath);
+  if (!fatbinary)
+    return fatbinary.takeError();
+  std::vector<FatbinImage> images;
+  const KernelArtifacts *portable = nullptr;
+  for (const KernelArtifacts &build : builds) {
+    images.push_back({/*isCubin=*/true, build.target.fatbinSm(), build.cubin});
+    if (!build.target.archSpecific &&
+        (!portable || build.target.smVersion > portable->target.smVersion))
+      portable = &build;
+  }
+  if (portable)
+    images.push_back(
+        {/*isCubin=*/false, portable->target.fatbinSm(), portable->ptx});
+  return runFatbinary(*fatbinary, images);
+}
+} // namespace
+
+FailureOr<std::vector<ArtifactFile>>
+tilec::renderKernelArtifacts(Location loc,
+                             llvm::ArrayRef<KernelArtifacts> builds,
+                             const ArtifactOptions &options) {
+  const EmitStages &stages = options.stages;
+  std::vector<ArtifactFile> files;
+  if (builds.empty())
+    return files;
+  if (stages.json && !stages.cubin && !stages.ptx && !stages.fatbin)
+    return emitError(loc) << "the metadata (json) needs a binary to describe: "
+                             "emit cubin, ptx or fatbin with it";
+  if (stages.needsCubin())
+    for (const KernelArtifacts &build : builds)
+      if (build.cubin.empty())
+        return emitError(loc)
+               << "no cubin was produced for " << build.target.arch;
+
+  const std::string &kernel = builds.front().kernelName;
+  std::string fatbinName = kernel + ".fatbin";
+  std::string fatbin;
+  if (stages.fatbin) {
+    llvm::Expected<std::string> packed = packFatbin(builds, options);
+    if (!packed)
+      return emitError(loc) << llvm::toString(packed.takeError());
+    fatbin = std::move(*packed);
+    files.push_back({fatbinName, fatbin});
+  }
+
+  for (const KernelArtifacts &build : builds) {
+    std::string stem = kernel + "." + build.target.arch;
+    std::vector<BinaryFile> binaries;
+    if (stages.llvm)
+      files.push_back({stem + ".ll", build.llvmIR});
+    if (stages.cubin) {
+      files.push_back({stem + ".cubin", build.cubin});
+      binaries.push_back({"cubin", stem + ".cubin", build.cubin});
+    }
+    if (stages.ptx) {
+      files.push_back({stem + ".ptx", build.ptx});
+      binaries.push_back({"ptx", stem + ".ptx", build.ptx});
+    }
+    if (stages.fatbin)
+      binaries.push_back({"fatbin", fatbinName, fatbin});
+    if (stages.json) {
+      nlohmann::ordered_json metadata = build.metadata;
+      setBinaries(metadata, binaries);
+      files.push_back({stem + ".json", metadata.dump(2) + "\n"});
+    }
+  }
+  return files;
+}
+
+LogicalResult tilec::writeArtifactFiles(Location loc, llvm::StringRef outputDir,
+                                        llvm::ArrayRef<ArtifactFile> files) {
+  if (llvm::Error error = commitFiles(outputDir, files)) {
+    emitError(loc) << llvm::toString(std::move(error));
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult
+tilec::writeKernelArtifacts(Location loc,
+                            llvm::ArrayRef<KernelArtifacts> builds,
+                            const ArtifactOptions &options) {
+  FailureOr<std::vector<ArtifactFile>> files =
+      renderKernelArtifacts(loc, builds, options);
+  if (failed(files))
+    return failure();
+  return writeArtifactFiles(loc, options.outputDir, *files);
+}

@@ -1,0 +1,95 @@
+//===- ArtifactWriter.h - Writing a kernel's files --------------*- C++ -*-===//
+//
+// Writes what compileKernel produced, for the stages the user asked for
+// (`--emit=llvm,ptx,cubin,fatbin,json`), into an output directory:
+//
+//   <kernel>.<arch>.ll      optimized LLVM IR              (llvm)
+//   <kernel>.<arch>.ptx     PTX                            (ptx)
+//   <kernel>.<arch>.cubin   cubin                          (cubin)
+//   <kernel>.<arch>.json    metadata listing the binaries  (json)
+//   <kernel>.fatbin         every arch's cubin + PTX       (fatbin)
+//
+// Either every requested file is written or none is: files are written
+// under temporary names and renamed at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CODEGEN_ARTIFACTWRITER_H
+#define TILEC_CODEGEN_ARTIFACTWRITER_H
+
+#include "codegen/KernelCompiler.h"
+
+#include "mlir/IR/Location.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The stages to write.
+struct EmitStages {
+  bool llvm = false;
+  bool ptx = false;
+  bool cubin = false;
+  bool fatbin = false;
+  bool json = false;
+
+  /// True if any stage needs ptxas (cubin or fatbin).
+  bool needsCubin() const { return cubin || fatbin; }
+};
+
+/// Parses a comma-separated list of stage names (`llvm`, `ptx`, `cubin`,
+/// `fatbin`, `json`); fails on an unknown or empty name.
+llvm::Expected<EmitStages> parseEmitStages(llvm::StringRef list);
+
+/// Where and how to write artifacts.
+struct ArtifactOptions {
+  /// The stages to write.
+  EmitStages stages;
+  /// The directory writeKernelArtifacts writes to; created if missing.
+  std::string outputDir = ".";
+  /// The fatbinary executable; empty to search (see CudaToolkit.h).
+  std::string fatbinaryPath;
+  /// A CUDA toolkit root searched first for fatbinary.
+  std::string cudaPath;
+};
+
+/// One output file.
+struct ArtifactFile {
+  /// The file name, relative to the output directory.
+  std::string name;
+  /// The file's bytes.
+  std::string contents;
+};
+
+/// Produces the files of the requested stages for one kernel compiled for
+/// one or more architectures (`builds`, one per architecture, all of the
+/// same kernel), without writing anything: per architecture in `builds`
+/// order its `.ll`, `.cubin`, `.ptx` and `.json`, after a leading `.fatbin`.
+/// The JSON of each architecture lists the binaries produced with it
+/// (cubin, PTX, fatbin) with their SHA-256. A JSON needs at least one
+/// binary stage, and cubin/fatbin need builds that were assembled. Errors
+/// (including a failing fatbinary) are reported at `loc`.
+mlir::FailureOr<std::vector<ArtifactFile>>
+renderKernelArtifacts(mlir::Location loc,
+                      llvm::ArrayRef<KernelArtifacts> builds,
+                      const ArtifactOptions &options);
+
+/// Writes `files` into `outputDir` (created if missing), all or nothing.
+/// Errors are reported at `loc`.
+mlir::LogicalResult writeArtifactFiles(mlir::Location loc,
+                                       llvm::StringRef outputDir,
+                                       llvm::ArrayRef<ArtifactFile> files);
+
+/// renderKernelArtifacts, then writeArtifactFiles into `options.outputDir`.
+mlir::LogicalResult writeKernelArtifacts(mlir::Location loc,
+                                         llvm::ArrayRef<KernelArtifacts> builds,
+                                         const ArtifactOptions &options);
+
+} // namespace tilec
+
+#endif // TILEC_CODEGEN_ARTIFACTWRITER_H

@@ -1,0 +1,63 @@
+//===- Passes.td - Lowering of tile kernels to LLVM/NVVM ---*- tablegen -*-===//
+
+#ifndef TILEC_CODEGEN_CONVERSION_PASSES_TD
+#define TILEC_CODEGEN_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileCheckCodegenSupport
+    : Pass<"tile-check-codegen-support", "::mlir::tile::KernelOp"> {
+  let summary = "Reports the ops the code generator cannot lower yet";
+  let description = [{
+    Runs before any lowering so that an unsupported program gets one located
+    error per offending op (`'tile.gemm' is not supported by the sm_90a code
+    generator yet`) instead of a failure half-way through the pipeline. The
+    code generator handles `tile.parallel`, `tile.serial`, `tile.unroll`,
+    `tile.if`, `tile.load`/`tile.store`, `tile.fill`/`tile.clear`, fragment,
+    local and variable allocations, and scalar `arith`/`math` code on the
+    element types f16, bf16, f32, f64, i1, i8, i16, i32 and i64.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target architecture named in the messages">,
+  ];
+}
+
+def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lowers tile kernels to NVVM kernel functions";
+  let description = [{
+    Replaces every `tile.kernel` by an `llvm.func` with the `nvvm.kernel`
+    and `nvvm.maxntid` attributes and the kernel ABI of docs/abi.md: one
+    `!llvm.ptr<1>` per tensor, one `i64` per symbolic dim, then the scalars.
+    The body becomes per-thread code: block and thread indices are NVVM
+    special registers; each `tile.parallel` is distributed over the threads
+    as chosen by `tile-assign-thread-mapping` (which must run first), with
+    16-byte vector accesses of contiguous global tensors in a fast path
+    taken when every vector is in bounds and guarded scalar accesses
+    otherwise; fragments and local buffers become per-thread `llvm.alloca`s
+    that SROA turns into registers; loops and conditionals become `scf`.
+    Scalar `arith`/`math` code is kept for `convert-std-to-nvvm`.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+def ConvertStdToNVVM : Pass<"convert-std-to-nvvm", "::mlir::ModuleOp"> {
+  let summary = "Lowers arith, math, cf, index and ub ops in LLVM functions";
+  let description = [{
+    The final conversion of kernel bodies: `arith`, `cf`, `index` and `ub`
+    to the LLVM dialect, and `math` to calls of libdevice's `__nv_*`
+    functions (transcendentals; linked later by the code generator) or LLVM
+    intrinsics. `index` is 64 bits wide. Expects structured control flow to
+    be lowered to `cf` already (`convert-scf-to-cf`).
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+  ];
+}
+
+#endif // TILEC_CODEGEN_CONVERSION_PASSES_TD

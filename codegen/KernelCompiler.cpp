@@ -1,0 +1,170 @@
+//===- KernelCompiler.cpp - tile kernel -> PTX, cubin and metadata --------===//
+
+#include "codegen/KernelCompiler.h"
+
+#include "codegen/CudaToolkit.h"
+#include "codegen/Libdevice.h"
+#include "codegen/NvptxBackend.h"
+#include "codegen/Pipeline.h"
+#include "codegen/Ptxas.h"
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+/// Reports `error` at `loc` and returns failure.
+LogicalResult report(Location loc, llvm::Error error) {
+  emitError(loc) << llvm::toString(std::move(error));
+  return failure();
+}
+
+/// Prints `module` to `os` under a banner like MLIR's IR printer's.
+void dumpLLVMIR(llvm::raw_ostream &os, const llvm::Module &module,
+                llvm::StringRef stage) {
+  os << "// -----// LLVM IR " << stage << " //----- //\n" << module << "\n";
+}
+
+/// Finds ptxas and checks that it accepts the PTX version of `target`.
+FailureOr<std::pair<std::string, PtxasVersion>>
+findPtxas(Location loc, const CodegenOptions &options,
+          const GpuTarget &target) {
+  llvm::Expected<std::string> path =
+      findCudaTool("ptxas", options.ptxasPath, options.cudaPath);
+  if (!path)
+    return report(loc, path.takeError());
+  llvm::Expected<PtxasVersion> version = queryPtxasVersion(*path);
+  if (!version)
+    return report(loc, version.takeError());
+  PtxVersion accepted =
+      maxPtxVersionForCudaRelease(version->major, version->minor);
+  if (target.ptxVersion > accepted) {
+    emitError(loc) << "ptxas " << version->text << " accepts PTX ISA up to "
+                   << formatPtxVersion(accepted) << ", but " << target.arch
+                   << " code would use PTX ISA "
+                   << formatPtxVersion(target.ptxVersion)
+                   << "; request a lower PTX version or use a newer CUDA "
+                      "toolkit";
+    return failure();
+  }
+  return std::make_pair(std::move(*path), std::move(*version));
+}
+} // namespace
+
+FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
+                                                const CodegenOptions &options,
+                                                const KernelSource &source) {
+  Location loc = kernel.getLoc();
+  if (options.optLevel > 3)
+    return emitError(loc) << "optimization level must be 0 to 3, got "
+                          << options.optLevel;
+  llvm::Expected<GpuTarget> target =
+      resolveGpuTarget(options.arch, options.ptxVersion);
+  if (!target)
+    return report(loc, target.takeError());
+
+  std::string ptxasPath;
+  PtxasVersion ptxasVersion;
+  if (options.assemble) {
+    auto ptxas = findPtxas(loc, options, *target);
+    if (failed(ptxas))
+      return failure();
+    std::tie(ptxasPath, ptxasVersion) = std::move(*ptxas);
+  }
+
+  // Lower a copy, so that the caller's kernel serves every architecture.
+  MLIRContext *context = kernel.getContext();
+  DialectRegistry registry;
+  registerCodegenDialects(registry);
+  context->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  module->push_back(kernel->clone());
+
+  llvm::raw_ostream &dumpStream =
+      options.irDumpStream ? *options.irDumpStream : llvm::errs();
+  PassManager pm(context);
+  if (options.printIRAfterAll)
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, dumpStream);
+  TileToNVVMPipelineOptions pipelineOptions;
+  pipelineOptions.arch = target->arch;
+  populateTileToNVVMPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return failure();
+  FailureOr<nlohmann::ordered_json> metadata =
+      describeKernel(kernel, *target, source);
+  if (failed(metadata))
+    return failure();
+
+  KernelArtifacts artifacts;
+  artifacts.kernelName = kernel.getSymName().str();
+  artifacts.target = *target;
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(*module, llvmContext, artifacts.kernelName);
+  if (!llvmModule)
+    return emitError(loc) << "cannot translate the lowered kernel to LLVM IR";
+  auto machine = createNvptxTargetMachine(*target, options.optLevel);
+  if (!machine)
+    return report(loc, machine.takeError());
+  setModuleTarget(*llvmModule, **machine);
+  if (options.printIRAfterAll)
+    dumpLLVMIR(dumpStream, *llvmModule, "after translation");
+
+  if (referencesLibdevice(*llvmModule)) {
+    llvm::Expected<std::string> libdevice =
+        findLibdevice(options.cudaPath, ptxasPath);
+    if (!libdevice)
+      return report(loc, libdevice.takeError());
+    if (llvm::Error error = linkLibdevice(*llvmModule, *libdevice))
+      return report(loc, std::move(error));
+    if (options.printIRAfterAll)
+      dumpLLVMIR(dumpStream, *llvmModule, "after linking libdevice");
+  }
+
+  optimizeModule(*llvmModule, **machine, options.optLevel);
+  if (options.printIRAfterAll)
+    dumpLLVMIR(dumpStream, *llvmModule,
+               "after optimization (O" + std::to_string(options.optLevel) +
+                   ")");
+  llvm::raw_string_ostream irStream(artifacts.llvmIR);
+  irStream << *llvmModule;
+
+  llvm::Expected<std::string> ptx = emitPtx(*llvmModule, **machine);
+  if (!ptx)
+    return report(loc, ptx.takeError());
+  artifacts.ptx = std::move(*ptx);
+
+  if (options.assemble) {
+    llvm::Expected<PtxasOutput> assembled =
+        runPtxas(ptxasPath, artifacts.ptx, *target, options.optLevel);
+    if (!assembled)
+      return report(loc, assembled.takeError());
+    llvm::StringMap<PtxasResources> report =
+        parsePtxasReport(assembled->report);
+    auto entry = report.find(artifacts.kernelName);
+    if (entry == report.end())
+      return emitError(loc) << "ptxas reported no resource usage for '"
+                            << artifacts.kernelName << "':\n"
+                            << assembled->report;
+    artifacts.cubin = std::move(assembled->cubin);
+    artifacts.ptxasVersion = ptxasVersion.text;
+    artifacts.resources = entry->second;
+    setPtxasResults(*metadata, artifacts.ptxasVersion, artifacts.resources);
+  }
+  artifacts.metadata = std::move(*metadata);
+  return artifacts;
+}

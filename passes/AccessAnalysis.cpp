@@ -1,0 +1,333 @@
+//===- AccessAnalysis.cpp - Index and access analysis of parallel loops ---===//
+
+#include "passes/AccessAnalysis.h"
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace tilec;
+
+int64_t tilec::storageBytes(Type elementType) {
+  if (elementType.isInteger(1))
+    return 1;
+  return (elementType.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+int64_t tilec::tensorAlignment(BlockArgument tensor) {
+  auto kernel = cast<tile::KernelOp>(tensor.getOwner()->getParentOp());
+  if (auto alignment = kernel.getArgAttrOfType<IntegerAttr>(
+          tensor.getArgNumber(), kAlignmentAttrName))
+    return alignment.getInt();
+  return 16;
+}
+
+//===----------------------------------------------------------------------===//
+// Divisibility
+//===----------------------------------------------------------------------===//
+
+namespace {
+unsigned addTrailingZeros(unsigned a, unsigned b) {
+  return std::min(a + b, kZeroTrailingZeros);
+}
+
+unsigned constantTrailingZeros(const APInt &value) {
+  return value.isZero() ? kZeroTrailingZeros : value.countr_zero();
+}
+
+unsigned trailingZeros(Value value, llvm::DenseMap<Value, unsigned> &cache) {
+  auto cached = cache.find(value);
+  if (cached != cache.end())
+    return cached->second;
+  // Cycles are impossible (SSA dominance), but seed the cache so that a
+  // malformed graph cannot recurse forever.
+  cache[value] = 0;
+
+  unsigned result = 0;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    result = constantTrailingZeros(constant);
+  } else if (Operation *op = value.getDefiningOp()) {
+    auto operandTz = [&](unsigned i) {
+      return trailingZeros(op->getOperand(i), cache);
+    };
+    result =
+        llvm::TypeSwitch<Operation *, unsigned>(op)
+            .Case<arith::AddIOp, arith::SubIOp, arith::SelectOp, arith::MinSIOp,
+                  arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp>(
+                [&](Operation *op) {
+                  unsigned first = isa<arith::SelectOp>(op) ? 1 : 0;
+                  return std::min(operandTz(first), operandTz(first + 1));
+                })
+            .Case<arith::MulIOp>([&](Operation *) {
+              return addTrailingZeros(operandTz(0), operandTz(1));
+            })
+            .Case<arith::ShLIOp>([&](arith::ShLIOp shift) -> unsigned {
+              APInt amount;
+              if (!matchPattern(shift.getRhs(), m_ConstantInt(&amount)) ||
+                  amount.uge(kZeroTrailingZeros))
+                return 0;
+              return addTrailingZeros(operandTz(0), amount.getZExtValue());
+            })
+            .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                  arith::ExtUIOp, arith::TruncIOp>(
+                [&](Operation *) { return operandTz(0); })
+            .Default([](Operation *) { return 0u; });
+  }
+  cache[value] = result;
+  return result;
+}
+} // namespace
+
+unsigned tilec::knownTrailingZeros(Value value) {
+  llvm::DenseMap<Value, unsigned> cache;
+  return trailingZeros(value, cache);
+}
+
+//===----------------------------------------------------------------------===//
+// Dependence on induction variables
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Answers "may this value depend on `iv`?" with memoization. A null `iv`
+/// asks about any induction variable of `loop`.
+class DependenceQuery {
+public:
+  DependenceQuery(Operation *loop, BlockArgument iv) : loop(loop), iv(iv) {}
+
+  bool depends(Value value) {
+    auto cached = cache.find(value);
+    if (cached != cache.end())
+      return cached->second;
+    cache[value] = false;
+    bool result = compute(value);
+    cache[value] = result;
+    return result;
+  }
+
+private:
+  bool compute(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == loop)
+        return !iv || arg == iv;
+      // Arguments of regions nested in the loop (e.g. a serial loop's
+      // counter) vary per iteration as far as this analysis knows.
+      return loop->isProperAncestor(owner);
+    }
+    Operation *op = value.getDefiningOp();
+    if (!loop->isProperAncestor(op))
+      return false;
+    return llvm::any_of(op->getOperands(),
+                        [&](Value operand) { return depends(operand); });
+  }
+
+  Operation *loop;
+  BlockArgument iv;
+  llvm::DenseMap<Value, bool> cache;
+};
+
+/// Decomposes indices of one loop, with memoization.
+class AffineDecomposer {
+public:
+  explicit AffineDecomposer(tile::ParallelOp loop)
+      : loop(loop), anyIv(loop, BlockArgument()) {}
+
+  std::optional<AffineIndex> decompose(Value value) {
+    auto cached = cache.find(value);
+    if (cached != cache.end())
+      return cached->second;
+    std::optional<AffineIndex> result = compute(value);
+    cache[value] = result;
+    return result;
+  }
+
+private:
+  AffineIndex uniform(Value value) {
+    AffineIndex index;
+    index.coefficients.assign(loop.getExtents().size(), 0);
+    index.uniformTrailingZeros = trailingZeros(value, tzCache);
+    return index;
+  }
+
+  static bool isUniform(const AffineIndex &index) {
+    return llvm::all_of(index.coefficients, [](int64_t c) { return c == 0; });
+  }
+
+  std::optional<AffineIndex> scale(AffineIndex index, const APInt &factor) {
+    if (factor.isZero()) {
+      index.coefficients.assign(index.coefficients.size(), 0);
+      index.uniformTrailingZeros = kZeroTrailingZeros;
+      return index;
+    }
+    int64_t f = factor.getSExtValue();
+    for (int64_t &c : index.coefficients)
+      if (llvm::MulOverflow(c, f, c))
+        return std::nullopt;
+    index.uniformTrailingZeros = addTrailingZeros(
+        index.uniformTrailingZeros, constantTrailingZeros(factor));
+    return index;
+  }
+
+  std::optional<AffineIndex> compute(Value value) {
+    if (!anyIv.depends(value))
+      return uniform(value);
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner()->getParentOp() != loop.getOperation())
+        return std::nullopt;
+      AffineIndex index;
+      index.coefficients.assign(loop.getExtents().size(), 0);
+      index.coefficients[arg.getArgNumber()] = 1;
+      return index;
+    }
+    Operation *op = value.getDefiningOp();
+    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+      std::optional<AffineIndex> lhs = decompose(op->getOperand(0));
+      std::optional<AffineIndex> rhs = decompose(op->getOperand(1));
+      if (!lhs || !rhs)
+        return std::nullopt;
+      bool subtract = isa<arith::SubIOp>(op);
+      for (auto [l, r] : llvm::zip(lhs->coefficients, rhs->coefficients))
+        if (subtract ? llvm::SubOverflow(l, r, l) : llvm::AddOverflow(l, r, l))
+          return std::nullopt;
+      lhs->uniformTrailingZeros =
+          std::min(lhs->uniformTrailingZeros, rhs->uniformTrailingZeros);
+      return lhs;
+    }
+    if (auto mul = dyn_cast<arith::MulIOp>(op)) {
+      APInt factor;
+      if (matchPattern(mul.getRhs(), m_ConstantInt(&factor)))
+        if (std::optional<AffineIndex> lhs = decompose(mul.getLhs()))
+          return scale(*lhs, factor);
+      if (matchPattern(mul.getLhs(), m_ConstantInt(&factor)))
+        if (std::optional<AffineIndex> rhs = decompose(mul.getRhs()))
+          return scale(*rhs, factor);
+      return std::nullopt;
+    }
+    if (auto shift = dyn_cast<arith::ShLIOp>(op)) {
+      APInt amount;
+      if (!matchPattern(shift.getRhs(), m_ConstantInt(&amount)) ||
+          amount.uge(62))
+        return std::nullopt;
+      if (std::optional<AffineIndex> lhs = decompose(shift.getLhs()))
+        return scale(*lhs, APInt(64, 1) << amount.getZExtValue());
+      return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  tile::ParallelOp loop;
+  DependenceQuery anyIv;
+  llvm::DenseMap<Value, std::optional<AffineIndex>> cache;
+  llvm::DenseMap<Value, unsigned> tzCache;
+};
+
+/// True if every op computing `value` inside `loop` is pure and region-free.
+bool hasPureSlice(Value value, Operation *loop,
+                  llvm::DenseMap<Value, bool> &cache) {
+  auto cached = cache.find(value);
+  if (cached != cache.end())
+    return cached->second;
+  cache[value] = true;
+  bool result = true;
+  if (Operation *op = value.getDefiningOp(); op && loop->isProperAncestor(op))
+    result = isPure(op) && op->getNumRegions() == 0 &&
+             llvm::all_of(op->getOperands(), [&](Value operand) {
+               return hasPureSlice(operand, loop, cache);
+             });
+  cache[value] = result;
+  return result;
+}
+} // namespace
+
+std::optional<AffineIndex> tilec::decomposeIndex(Value index,
+                                                 tile::ParallelOp loop) {
+  return AffineDecomposer(loop).decompose(index);
+}
+
+bool tilec::dependsOn(Value value, BlockArgument iv) {
+  return DependenceQuery(iv.getOwner()->getParentOp(), iv).depends(value);
+}
+
+//===----------------------------------------------------------------------===//
+// Contiguous accesses
+//===----------------------------------------------------------------------===//
+
+std::optional<ContiguousAccess>
+tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
+  Value buffer;
+  OperandRange indices = access->getOperands();
+  if (auto load = dyn_cast<tile::LoadOp>(access)) {
+    buffer = load.getBuffer();
+    indices = load.getIndices();
+  } else if (auto store = dyn_cast<tile::StoreOp>(access)) {
+    buffer = store.getBuffer();
+    indices = store.getIndices();
+  } else {
+    return std::nullopt;
+  }
+  auto type = cast<tile::BufferType>(buffer.getType());
+  auto tensor = dyn_cast<BlockArgument>(buffer);
+  if (!type.isGlobal() || !tensor || indices.empty() ||
+      access->getBlock() != &loop.getBody().front())
+    return std::nullopt;
+
+  BlockArgument innermost = loop.getInductionVars().back();
+  llvm::DenseMap<Value, bool> pureCache;
+  for (Value index : indices.drop_back())
+    if (dependsOn(index, innermost) ||
+        !hasPureSlice(index, loop.getOperation(), pureCache))
+      return std::nullopt;
+  Value last = indices.back();
+  if (!hasPureSlice(last, loop.getOperation(), pureCache))
+    return std::nullopt;
+  std::optional<AffineIndex> affine = decomposeIndex(last, loop);
+  if (!affine || affine->coefficients.back() != 1)
+    return std::nullopt;
+
+  // The first element of a vector is at `u + sum_{k != inner} c_k * iv_k +
+  // (multiple of the vector width)` in the innermost dim, plus the row
+  // offset, which is a multiple of the innermost extent.
+  ContiguousAccess result;
+  unsigned tz = affine->uniformTrailingZeros;
+  for (int64_t c : ArrayRef<int64_t>(affine->coefficients).drop_back())
+    if (c != 0)
+      tz = std::min<unsigned>(tz, llvm::countr_zero(static_cast<uint64_t>(c)));
+  if (type.getRank() > 1) {
+    int64_t rowExtent = type.getShape().back();
+    if (ShapedType::isDynamic(rowExtent))
+      result.dynamicRowStride = true;
+    else
+      tz = std::min<unsigned>(
+          tz, rowExtent == 0
+                  ? kZeroTrailingZeros
+                  : llvm::countr_zero(static_cast<uint64_t>(rowExtent)));
+  }
+  int64_t alignedElements =
+      tensorAlignment(tensor) / storageBytes(type.getElementType());
+  unsigned baseTz =
+      alignedElements <= 0
+          ? 0
+          : llvm::countr_zero(static_cast<uint64_t>(alignedElements));
+  result.alignmentLog2 = std::min(tz, baseTz);
+  return result;
+}
+
+int64_t tilec::vectorChunkWidth(const ContiguousAccess &access,
+                                Type elementType, int64_t loopWidth) {
+  int64_t bytes = storageBytes(elementType);
+  if (!llvm::isPowerOf2_64(bytes) || bytes >= kMaxVectorBytes)
+    return 1;
+  int64_t width = std::min(loopWidth, kMaxVectorBytes / bytes);
+  if (access.alignmentLog2 < 62)
+    width = std::min<int64_t>(width, int64_t(1) << access.alignmentLog2);
+  return std::max<int64_t>(width, 1);
+}

@@ -1,0 +1,99 @@
+//===- AccessAnalysis.h - Index and access analysis of parallel loops -*- C++
+//-*-===//
+//
+// Which global accesses of a `tile.parallel` body touch consecutive elements
+// for consecutive values of the innermost induction variable, and how well
+// aligned the first of them provably is. Both the thread-mapping pass (to
+// choose a vector width) and the lowering (to emit vector loads and stores)
+// ask these questions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_PASSES_ACCESSANALYSIS_H
+#define TILEC_PASSES_ACCESSANALYSIS_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir::tile {
+class ParallelOp;
+} // namespace mlir::tile
+
+namespace tilec {
+
+/// The largest vector access, in bytes, the code generator emits.
+constexpr int64_t kMaxVectorBytes = 16;
+
+/// `knownTrailingZeros` of a value that is provably 0.
+constexpr unsigned kZeroTrailingZeros = 64;
+
+/// Bytes one element of `elementType` occupies in memory (`i1` is stored as
+/// one byte).
+int64_t storageBytes(mlir::Type elementType);
+
+/// The name of the optional kernel argument attribute giving a tensor's base
+/// alignment in bytes.
+constexpr llvm::StringLiteral kAlignmentAttrName = "tile.alignment";
+
+/// The base alignment in bytes that code may assume for `tensor`, a global
+/// buffer argument of a `tile.kernel`: its `tile.alignment` argument
+/// attribute, 16 by default.
+int64_t tensorAlignment(mlir::BlockArgument tensor);
+
+/// log2 of the largest power of two that provably divides the integer or
+/// index `value` (`kZeroTrailingZeros` if it is provably 0). Understands
+/// constants, additions, subtractions, multiplications, left shifts, casts,
+/// min/max and selects; anything else counts as odd.
+unsigned knownTrailingZeros(mlir::Value value);
+
+/// An index of a `tile.parallel` body in the form
+/// `sum_k coefficients[k] * iv_k + u`, where `u` does not depend on the
+/// induction variables `iv_k` and is a multiple of 2^uniformTrailingZeros.
+struct AffineIndex {
+  llvm::SmallVector<int64_t> coefficients;
+  unsigned uniformTrailingZeros = kZeroTrailingZeros;
+};
+
+/// Decomposes `index` in terms of `loop`'s induction variables, or returns
+/// nullopt if it is not affine with constant coefficients.
+std::optional<AffineIndex> decomposeIndex(mlir::Value index,
+                                          mlir::tile::ParallelOp loop);
+
+/// True if `value` may depend on the block argument `iv` (values defined in
+/// regions nested below `iv`'s block count as dependent).
+bool dependsOn(mlir::Value value, mlir::BlockArgument iv);
+
+/// A global access of a `tile.parallel` body whose innermost index is
+/// `invariant + innermost induction variable` while no other index depends
+/// on the innermost induction variable; consecutive iterations of the
+/// innermost variable touch consecutive elements.
+struct ContiguousAccess {
+  /// log2 of the largest power-of-two element count that the linear offset
+  /// of a vector's first element provably is a multiple of, when vectors
+  /// start at multiples of the vector width; includes the base alignment.
+  unsigned alignmentLog2 = 0;
+  /// True if the tensor has rank > 1 and a symbolic innermost extent: row
+  /// offsets are multiples of a vector width only if that extent is, which
+  /// is checked at run time.
+  bool dynamicRowStride = false;
+};
+
+/// Analyzes `access` (a `tile.load` or `tile.store` of a global tensor that
+/// is directly in `loop`'s body). Returns nullopt if the access is not
+/// contiguous, or if computing its indices involves anything but pure ops.
+std::optional<ContiguousAccess>
+analyzeContiguousAccess(mlir::Operation *access, mlir::tile::ParallelOp loop);
+
+/// The widest chunk (in elements, a power of two) in which a contiguous
+/// access of `elementType` elements may be vectorized in a loop of vector
+/// width `loopWidth`: at most 16 bytes and no wider than its proven
+/// alignment. A result of 1 means scalar accesses.
+int64_t vectorChunkWidth(const ContiguousAccess &access, mlir::Type elementType,
+                         int64_t loopWidth);
+
+} // namespace tilec
+
+#endif // TILEC_PASSES_ACCESSANALYSIS_H

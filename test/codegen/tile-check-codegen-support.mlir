@@ -1,0 +1,84 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-check-codegen-support{arch=sm_80}))' --split-input-file --verify-diagnostics
+
+// Every unsupported op gets its own located error.
+tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                  %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads(128) as (%bx) {
+    // expected-error @below {{'tile.alloc_shared' is not supported by the sm_80 code generator yet}}
+    %A_s = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    // expected-error @below {{'tile.alloc_shared' is not supported by the sm_80 code generator yet}}
+    %B_s = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
+    %C = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %R = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    // expected-error @below {{'tile.use_swizzle' is not supported by the sm_80 code generator yet}}
+    tile.use_swizzle 10
+    // expected-error @below {{'tile.annotate_layout' is not supported by the sm_80 code generator yet}}
+    tile.annotate_layout %A_s {layout = #tile.layout<swizzled>} : !tile.buffer<128x32xf16, shared>
+    // expected-error @below {{'tile.pipelined' is not supported by the sm_80 code generator yet}}
+    tile.pipelined %k to %K stages 3 {
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{'tile.copy' is not supported by the sm_80 code generator yet}}
+      tile.copy %A[%c0, %c0], %A_s[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
+      // expected-error @below {{'tile.gemm' is not supported by the sm_80 code generator yet}}
+      tile.gemm %A_s, %B_s, %C : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    // expected-error @below {{'tile.reduce' is not supported by the sm_80 code generator yet}}
+    tile.reduce %C, %R {kind = #tile.reduce_kind<max>, dim = 1 : i64} : !tile.buffer<128x128xf32, fragment>, !tile.buffer<128xf32, fragment>
+    // expected-error @below {{'tile.print' is not supported by the sm_80 code generator yet}}
+    tile.print "done"
+  }
+}
+
+// -----
+
+// Ops of other dialects are rejected as well.
+tile.kernel @foreign(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                     %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(32) as (%bx) {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'scf.execute_region' is not supported by the sm_80 code generator yet}}
+    scf.execute_region {
+      scf.yield
+    }
+  }
+}
+
+// -----
+
+// Element types without a lowering are rejected where they appear.
+// expected-error @below {{element type 'f8E4M3FN' is not supported by the sm_80 code generator yet}}
+tile.kernel @fp8(%A: !tile.buffer<?xf8E4M3FN, global> {tile.name = "A", tile.shape = ["N"]},
+                 %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(32) as (%bx) {
+    // expected-error @below {{element type 'i4' is not supported by the sm_80 code generator yet}}
+    %v = tile.alloc_var : !tile.buffer<i4, local>
+  }
+}
+
+// -----
+
+// Supported kernels pass without diagnostics.
+tile.kernel @supported(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                       %N: index {tile.name = "N"}, %s: f32 {tile.name = "s"}) {
+  tile.launch grid(%N) threads(32) as (%bx) {
+    %F = tile.alloc_fragment : !tile.buffer<32xf32, fragment>
+    %L = tile.alloc_local : !tile.buffer<4xf32, local>
+    %v = tile.alloc_var : !tile.buffer<i32, local>
+    tile.clear %F : !tile.buffer<32xf32, fragment>
+    tile.fill %L, %s : !tile.buffer<4xf32, local>, f32
+    %c2 = arith.constant 2 : index
+    tile.unroll %u to %c2 {
+      tile.serial %w to %N {
+        %c = arith.cmpi ult, %u, %w : index
+        tile.if %c {
+          tile.parallel (%i) in [32] {
+            %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
+            %y = math.exp %x : f32
+            tile.store %y, %F[%i] : !tile.buffer<32xf32, fragment>
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-thread-mapping))' --split-input-file --verify-diagnostics
+
+tile.kernel @fragment_outside_parallel(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %F = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{'tile.load' op of a fragment outside a 'tile.parallel' loop is not supported by the code generator}}
+    %x = tile.load %F[%c0] : !tile.buffer<128xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @fragment_broadcast(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %F = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment>
+    %m = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    tile.parallel (%i, %j) in [128, 64] {
+      // expected-error @below {{'tile.load' op of a fragment must be indexed by the induction variables of its 'tile.parallel' loop, whose extents must equal the fragment's shape [128] (other fragment access patterns are not supported by the code generator yet)}}
+      %x = tile.load %m[%i] : !tile.buffer<128xf32, fragment>
+      tile.store %x, %F[%i, %j] : !tile.buffer<128x64xf32, fragment>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @fragment_transposed(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %F = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %z = arith.constant 0.0 : f32
+    tile.parallel (%i, %j) in [64, 64] {
+      // expected-error @below {{'tile.store' op of a fragment must be indexed by the induction variables of its 'tile.parallel' loop}}
+      tile.store %z, %F[%j, %i] : !tile.buffer<64x64xf32, fragment>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @nested_parallel(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    tile.parallel (%i) in [128] {
+      // expected-error @below {{'tile.parallel' op nested inside another 'tile.parallel' is not supported by the code generator}}
+      tile.parallel (%j) in [4] {
+      }
+    }
+  }
+}

@@ -1,0 +1,172 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-thread-mapping))' --split-input-file | FileCheck %s
+
+// f32 accesses at `bx * 1024 + i` take 16-byte vectors: 4 lanes.
+// CHECK-LABEL: tile.kernel @f32_contiguous
+// CHECK: tile.parallel (%{{.*}}) in [1024] attributes {tile.vector_width = 4 : i64}
+tile.kernel @f32_contiguous(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                            %C: !tile.buffer<?xf32, global> {tile.name = "C", tile.shape = ["N"]},
+                            %N: index {tile.name = "N"}) {
+  %c1024 = arith.constant 1024 : index
+  %g = arith.ceildivsi %N, %c1024 : index
+  tile.launch grid(%g) threads(256) as (%bx) {
+    tile.parallel (%i) in [1024] {
+      %base = arith.muli %bx, %c1024 : index
+      %idx = arith.addi %base, %i : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      tile.store %a, %C[%idx] : !tile.buffer<?xf32, global>
+    }
+  }
+}
+
+// -----
+
+// An f16 load and an f32 store: the f16 access sets 8 lanes (the f32 store
+// is then written as two 16-byte chunks).
+// CHECK-LABEL: tile.kernel @mixed_widths
+// CHECK: tile.vector_width = 8 : i64
+tile.kernel @mixed_widths(%X: !tile.buffer<?xf16, global> {tile.name = "X", tile.shape = ["N"]},
+                          %Y: !tile.buffer<?xf32, global> {tile.name = "Y", tile.shape = ["N"]},
+                          %N: index {tile.name = "N"}) {
+  %c512 = arith.constant 512 : index
+  %g = arith.ceildivsi %N, %c512 : index
+  tile.launch grid(%g) threads(64) as (%bx) {
+    tile.parallel (%i) in [512] {
+      %base = arith.muli %bx, %c512 : index
+      %idx = arith.addi %base, %i : index
+      %x = tile.load %X[%idx] : !tile.buffer<?xf16, global>
+      %y = arith.extf %x : f16 to f32
+      tile.store %y, %Y[%idx] : !tile.buffer<?xf32, global>
+    }
+  }
+}
+
+// -----
+
+// The width must divide the innermost extent: 6 allows 2 lanes.
+// CHECK-LABEL: tile.kernel @innermost_extent
+// CHECK: tile.vector_width = 2 : i64
+tile.kernel @innermost_extent(%A: !tile.buffer<?x6xf32, global> {tile.name = "A", tile.shape = ["M", 6]},
+                              %M: index {tile.name = "M"}) {
+  %c32 = arith.constant 32 : index
+  %g = arith.ceildivsi %M, %c32 : index
+  tile.launch grid(%g) threads(32) as (%bx) {
+    tile.parallel (%i, %j) in [32, 6] {
+      %base = arith.muli %bx, %c32 : index
+      %row = arith.addi %base, %i : index
+      %a = tile.load %A[%row, %j] : !tile.buffer<?x6xf32, global>
+      %b = arith.addf %a, %a : f32
+      tile.store %b, %A[%row, %j] : !tile.buffer<?x6xf32, global>
+    }
+  }
+}
+
+// -----
+
+// An offset that is not a multiple of the vector (i + 1), a stride (2 * i)
+// and an index that is not affine (i % 7) are not contiguous: one lane.
+// CHECK-LABEL: tile.kernel @not_vectorizable
+// CHECK-COUNT-3: tile.vector_width = 1 : i64
+tile.kernel @not_vectorizable(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                              %N: index {tile.name = "N"}) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  tile.launch grid(%N) threads(128) as (%bx) {
+    tile.parallel (%i) in [128] {
+      %idx = arith.addi %i, %c1 : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      %b = arith.addf %a, %a : f32
+      tile.store %b, %A[%idx] : !tile.buffer<?xf32, global>
+    }
+    tile.parallel (%i) in [128] {
+      %idx = arith.muli %i, %c2 : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      %b = arith.addf %a, %a : f32
+      tile.store %b, %A[%idx] : !tile.buffer<?xf32, global>
+    }
+    tile.parallel (%i) in [128] {
+      %idx = arith.remui %i, %c7 : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      %b = arith.addf %a, %a : f32
+      tile.store %b, %A[%idx] : !tile.buffer<?xf32, global>
+    }
+  }
+}
+
+// -----
+
+// A tensor alignment of 8 bytes limits f32 vectors to 2 lanes.
+// CHECK-LABEL: tile.kernel @tensor_alignment
+// CHECK: tile.vector_width = 2 : i64
+tile.kernel @tensor_alignment(%A: !tile.buffer<?xf32, global> {tile.alignment = 8 : i64, tile.name = "A", tile.shape = ["N"]},
+                              %N: index {tile.name = "N"}) {
+  %c256 = arith.constant 256 : index
+  tile.launch grid(%N) threads(128) as (%bx) {
+    tile.parallel (%i) in [256] {
+      %base = arith.muli %bx, %c256 : index
+      %idx = arith.addi %base, %i : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      %b = arith.addf %a, %a : f32
+      tile.store %b, %A[%idx] : !tile.buffer<?xf32, global>
+    }
+  }
+}
+
+// -----
+
+// A loop that writes a per-thread variable runs its iterations one by one.
+// CHECK-LABEL: tile.kernel @local_writes
+// CHECK: tile.vector_width = 1 : i64
+tile.kernel @local_writes(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                          %N: index {tile.name = "N"}) {
+  %c256 = arith.constant 256 : index
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %v = tile.alloc_var : !tile.buffer<f32, local>
+    tile.parallel (%i) in [256] {
+      %base = arith.muli %bx, %c256 : index
+      %idx = arith.addi %base, %i : index
+      %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
+      tile.store %a, %v[] : !tile.buffer<f32, local>
+      %b = tile.load %v[] : !tile.buffer<f32, local>
+      tile.store %b, %A[%idx] : !tile.buffer<?xf32, global>
+    }
+  }
+}
+
+// -----
+
+// Loops sharing a fragment agree on the smallest width (4 from the f32 loop,
+// not 8 from the f16 one), and the fragment records it. A fragment no loop
+// accesses gets width 1.
+// CHECK-LABEL: tile.kernel @shared_fragment
+// CHECK: tile.alloc_fragment {tile.vector_width = 4 : i64} : !tile.buffer<64x64xf32, fragment>
+// CHECK: tile.alloc_fragment {tile.vector_width = 1 : i64} : !tile.buffer<16xf32, fragment>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {tile.vector_width = 4 : i64}
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {tile.vector_width = 4 : i64}
+tile.kernel @shared_fragment(%A: !tile.buffer<?x?xf32, global> {tile.name = "A", tile.shape = ["M", "N"]},
+                             %C: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  %c64 = arith.constant 64 : index
+  %gx = arith.ceildivsi %N, %c64 : index
+  %gy = arith.ceildivsi %M, %c64 : index
+  tile.launch grid(%gx, %gy) threads(128) as (%bx, %by) {
+    %F = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %unused = tile.alloc_fragment : !tile.buffer<16xf32, fragment>
+    tile.clear %unused : !tile.buffer<16xf32, fragment>
+    %r = arith.muli %by, %c64 : index
+    %c = arith.muli %bx, %c64 : index
+    tile.parallel (%i, %j) in [64, 64] {
+      %row = arith.addi %r, %i : index
+      %col = arith.addi %c, %j : index
+      %a = tile.load %A[%row, %col] : !tile.buffer<?x?xf32, global>
+      tile.store %a, %F[%i, %j] : !tile.buffer<64x64xf32, fragment>
+    }
+    tile.parallel (%i, %j) in [64, 64] {
+      %row = arith.addi %r, %i : index
+      %col = arith.addi %c, %j : index
+      %f = tile.load %F[%i, %j] : !tile.buffer<64x64xf32, fragment>
+      %h = arith.truncf %f : f32 to f16
+      tile.store %h, %C[%row, %col] : !tile.buffer<?x?xf16, global>
+    }
+  }
+}
