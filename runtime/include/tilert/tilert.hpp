@@ -1,0 +1,272 @@
+//===- tilert.hpp - C++ API of the tilec runtime ----------------*- C++ -*-===//
+//
+// A header-only C++ layer over the C ABI in tilert.h: RAII kernel handles,
+// typed scalars and exceptions that carry the runtime's status and message.
+// Only C symbols cross the library boundary, so this header works with any
+// C++17 compiler regardless of how libtilert was built.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILERT_TILERT_HPP
+#define TILERT_TILERT_HPP
+
+#include "tilert/float16.hpp"
+#include "tilert/tilert.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilert {
+
+/// The error thrown by every failing call of the C++ API: the runtime's status
+/// code plus its message (which names the argument, field or file at fault).
+class Error : public std::runtime_error {
+public:
+  /// Creates an error with `status` and `message`.
+  Error(tilertStatus status, const std::string &message)
+      : std::runtime_error(std::string(tilertGetErrorName(status)) + ": " +
+                           message),
+        Status(status), Message(message) {}
+
+  /// The status code of the failed call.
+  tilertStatus status() const noexcept { return Status; }
+
+  /// The runtime's message, without the status name prefix of what().
+  const std::string &message() const noexcept { return Message; }
+
+private:
+  tilertStatus Status;
+  std::string Message;
+};
+
+/// Throws Error with the calling thread's last message unless `status` is
+/// TILERT_SUCCESS.
+inline void check(tilertStatus status) {
+  if (status != TILERT_SUCCESS)
+    throw Error(status, tilertGetLastErrorMessage());
+}
+
+/// Returns the metadata spelling of `dtype` ("f32"), or "invalid".
+inline std::string dtypeName(tilertDType dtype) {
+  const char *Name = tilertDTypeName(dtype);
+  return Name ? Name : "invalid";
+}
+
+/// Returns the size in bytes of one element of `dtype` (0 if invalid).
+inline size_t dtypeSize(tilertDType dtype) { return tilertDTypeSize(dtype); }
+
+/// A typed runtime scalar argument.
+class Scalar {
+public:
+  /// An f32 scalar.
+  static Scalar f32(float value) {
+    Scalar S(TILERT_DTYPE_F32);
+    S.Raw.value.f32 = value;
+    return S;
+  }
+  /// An f64 scalar.
+  static Scalar f64(double value) {
+    Scalar S(TILERT_DTYPE_F64);
+    S.Raw.value.f64 = value;
+    return S;
+  }
+  /// An f16 scalar, rounded from `value` to nearest even.
+  static Scalar f16(float value) {
+    Scalar S(TILERT_DTYPE_F16);
+    S.Raw.value.f16 = halfFromFloat(value);
+    return S;
+  }
+  /// A bf16 scalar, rounded from `value` to nearest even.
+  static Scalar bf16(float value) {
+    Scalar S(TILERT_DTYPE_BF16);
+    S.Raw.value.bf16 = bfloat16FromFloat(value);
+    return S;
+  }
+  /// An i8 scalar.
+  static Scalar i8(int8_t value) {
+    Scalar S(TILERT_DTYPE_I8);
+    S.Raw.value.i8 = value;
+    return S;
+  }
+  /// An i16 scalar.
+  static Scalar i16(int16_t value) {
+    Scalar S(TILERT_DTYPE_I16);
+    S.Raw.value.i16 = value;
+    return S;
+  }
+  /// An i32 scalar.
+  static Scalar i32(int32_t value) {
+    Scalar S(TILERT_DTYPE_I32);
+    S.Raw.value.i32 = value;
+    return S;
+  }
+  /// An i64 scalar.
+  static Scalar i64(int64_t value) {
+    Scalar S(TILERT_DTYPE_I64);
+    S.Raw.value.i64 = value;
+    return S;
+  }
+  /// A u8 scalar.
+  static Scalar u8(uint8_t value) {
+    Scalar S(TILERT_DTYPE_U8);
+    S.Raw.value.u8 = value;
+    return S;
+  }
+  /// A u32 scalar.
+  static Scalar u32(uint32_t value) {
+    Scalar S(TILERT_DTYPE_U32);
+    S.Raw.value.u32 = value;
+    return S;
+  }
+  /// A bool scalar.
+  static Scalar boolean(bool value) {
+    Scalar S(TILERT_DTYPE_BOOL);
+    S.Raw.value.boolean = value ? 1 : 0;
+    return S;
+  }
+
+  /// The C representation passed to tilertKernelLaunch.
+  const tilertScalar &raw() const noexcept { return Raw; }
+
+private:
+  explicit Scalar(tilertDType dtype) : Raw{} { Raw.dtype = dtype; }
+  tilertScalar Raw;
+};
+
+/// One dimension of a tensor parameter: a named dim or a constant extent.
+struct ShapeEntry {
+  /// The dim name; empty where the extent is the constant `value`.
+  std::string dim;
+  /// The constant extent; -1 where the extent is the named `dim`.
+  int64_t value = -1;
+};
+
+/// A tensor parameter of a kernel.
+struct TensorParam {
+  /// Parameter name.
+  std::string name;
+  /// Required element type.
+  tilertDType dtype = TILERT_DTYPE_INVALID;
+  /// Required shape, outermost first.
+  std::vector<ShapeEntry> shape;
+  /// Byte alignment the kernel assumes for the address.
+  int64_t alignment = 0;
+};
+
+/// A scalar parameter of a kernel.
+struct ScalarParam {
+  /// Parameter name.
+  std::string name;
+  /// Required element type.
+  tilertDType dtype = TILERT_DTYPE_INVALID;
+};
+
+/// A loaded kernel (move-only RAII handle). Safe to launch from many threads.
+class Kernel {
+public:
+  /// Loads and validates the metadata JSON at `jsonPath` and its binaries.
+  explicit Kernel(const std::string &jsonPath) {
+    check(tilertKernelLoad(jsonPath.c_str(), &Handle));
+  }
+  Kernel(const Kernel &) = delete;
+  Kernel &operator=(const Kernel &) = delete;
+  /// Takes over `other`'s handle.
+  Kernel(Kernel &&other) noexcept
+      : Handle(std::exchange(other.Handle, nullptr)) {}
+  /// Releases the current handle and takes over `other`'s.
+  Kernel &operator=(Kernel &&other) noexcept {
+    if (this != &other) {
+      tilertKernelDestroy(Handle);
+      Handle = std::exchange(other.Handle, nullptr);
+    }
+    return *this;
+  }
+  /// Releases the kernel and everything it loaded on devices.
+  ~Kernel() { tilertKernelDestroy(Handle); }
+
+  /// The kernel's summary (strings valid while this Kernel lives).
+  tilertKernelInfo info() const {
+    tilertKernelInfo Info;
+    check(tilertKernelGetInfo(Handle, &Info));
+    return Info;
+  }
+
+  /// The kernel name in the .tile source.
+  std::string name() const { return info().name; }
+
+  /// The target architecture, e.g. "sm_90a".
+  std::string arch() const { return info().arch; }
+
+  /// The tensor parameters in ABI order.
+  std::vector<TensorParam> tensors() const {
+    std::vector<TensorParam> Result;
+    for (int32_t I = 0, E = info().num_tensors; I < E; ++I) {
+      tilertTensorParam Raw;
+      check(tilertKernelGetTensorParam(Handle, I, &Raw));
+      TensorParam Param;
+      Param.name = Raw.name;
+      Param.dtype = Raw.dtype;
+      Param.alignment = Raw.alignment;
+      for (int32_t D = 0; D < Raw.rank; ++D)
+        Param.shape.push_back(
+            {Raw.dim_names[D] ? Raw.dim_names[D] : "", Raw.dim_values[D]});
+      Result.push_back(std::move(Param));
+    }
+    return Result;
+  }
+
+  /// The dim parameters (names) in ABI order.
+  std::vector<std::string> dims() const {
+    std::vector<std::string> Result;
+    for (int32_t I = 0, E = info().num_dims; I < E; ++I) {
+      const char *Name;
+      check(tilertKernelGetDimName(Handle, I, &Name));
+      Result.emplace_back(Name);
+    }
+    return Result;
+  }
+
+  /// The scalar parameters in ABI order.
+  std::vector<ScalarParam> scalars() const {
+    std::vector<ScalarParam> Result;
+    for (int32_t I = 0, E = info().num_scalars; I < E; ++I) {
+      tilertScalarParam Raw;
+      check(tilertKernelGetScalarParam(Handle, I, &Raw));
+      Result.push_back({Raw.name, Raw.dtype});
+    }
+    return Result;
+  }
+
+  /// Loads the kernel on CUDA device `device` now rather than at its first
+  /// launch there.
+  void prepare(int32_t device) const {
+    check(tilertKernelPrepare(Handle, device));
+  }
+
+  /// Validates the arguments and launches on `stream`; throws Error (and
+  /// launches nothing) on any mismatch.
+  void launch(const std::vector<const DLTensor *> &tensors,
+              const std::vector<Scalar> &scalars = {},
+              CUstream stream = nullptr) const {
+    std::vector<tilertScalar> Raw;
+    Raw.reserve(scalars.size());
+    for (const Scalar &S : scalars)
+      Raw.push_back(S.raw());
+    check(tilertKernelLaunch(Handle, tensors.data(),
+                             static_cast<int32_t>(tensors.size()), Raw.data(),
+                             static_cast<int32_t>(Raw.size()), stream));
+  }
+
+  /// The underlying C handle (owned by this object).
+  tilertKernel handle() const noexcept { return Handle; }
+
+private:
+  tilertKernel Handle = nullptr;
+};
+
+} // namespace tilert
+
+#endif // TILERT_TILERT_HPP

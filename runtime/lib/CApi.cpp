@@ -1,0 +1,187 @@
+//===- CApi.cpp - The C ABI of tilert.h -------------------------*- C++ -*-===//
+//
+// Entry points of libtilert. Each one runs its work through guarded(), which
+// turns the internal Status (or any escaping C++ exception) into the returned
+// tilertStatus and the calling thread's last-error message, so no exception
+// crosses the C boundary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DType.h"
+#include "KernelObject.h"
+#include "Launch.h"
+#include "Status.h"
+
+#include <new>
+
+using namespace tilert::detail;
+
+namespace {
+
+thread_local std::string LastErrorMessage;
+
+void setLastError(const Status &status) noexcept {
+  try {
+    LastErrorMessage = status.message();
+  } catch (...) {
+    LastErrorMessage.clear();
+  }
+}
+
+template <typename Fn> tilertStatus guarded(Fn &&work) noexcept {
+  Status Result;
+  try {
+    Result = work();
+  } catch (const std::bad_alloc &) {
+    Result = Status(TILERT_ERROR_OUT_OF_MEMORY, "out of host memory");
+  } catch (const std::exception &Error) {
+    Result = makeError(TILERT_ERROR_INTERNAL,
+                       "unexpected exception: ", Error.what());
+  } catch (...) {
+    Result = Status(TILERT_ERROR_INTERNAL, "unexpected exception");
+  }
+  setLastError(Result);
+  return Result.code();
+}
+
+Status checkKernel(tilertKernel kernel) {
+  if (!kernel)
+    return Status(TILERT_ERROR_INVALID_ARGUMENT, "the kernel handle is NULL");
+  return Status::success();
+}
+
+Status checkOut(const void *pointer, const char *name) {
+  if (!pointer)
+    return makeError(TILERT_ERROR_INVALID_ARGUMENT, "the output pointer '",
+                     name, "' is NULL");
+  return Status::success();
+}
+
+Status checkIndex(int32_t index, size_t count, const char *what) {
+  if (index < 0 || static_cast<size_t>(index) >= count)
+    return makeError(TILERT_ERROR_INVALID_ARGUMENT, what, " index ", index,
+                     " is out of range [0, ", count, ")");
+  return Status::success();
+}
+
+} // namespace
+
+extern "C" {
+
+const char *tilertGetVersion(void) { return TILERT_VERSION; }
+
+const char *tilertGetErrorName(tilertStatus status) {
+  return statusName(status);
+}
+
+const char *tilertGetLastErrorMessage(void) { return LastErrorMessage.c_str(); }
+
+const char *tilertDTypeName(tilertDType dtype) { return dtypeName(dtype); }
+
+size_t tilertDTypeSize(tilertDType dtype) { return dtypeSize(dtype); }
+
+tilertStatus tilertKernelLoad(const char *json_path, tilertKernel *kernel) {
+  return guarded([&] {
+    TILERT_TRY(checkOut(kernel, "kernel"));
+    *kernel = nullptr;
+    if (!json_path)
+      return Status(TILERT_ERROR_INVALID_ARGUMENT, "the JSON path is NULL");
+    std::unique_ptr<tilertKernel_st> Loaded;
+    TILERT_TRY(loadKernel(json_path, Loaded));
+    *kernel = Loaded.release();
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelDestroy(tilertKernel kernel) {
+  return guarded([&] {
+    delete kernel;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelGetInfo(tilertKernel kernel, tilertKernelInfo *info) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    TILERT_TRY(checkOut(info, "info"));
+    const KernelMetadata &Metadata = kernel->Metadata;
+    tilertKernelInfo Info = {};
+    Info.name = Metadata.Name.c_str();
+    Info.entry = Metadata.Entry.c_str();
+    Info.arch = Metadata.Target.Name.c_str();
+    Info.json_path = Metadata.Path.c_str();
+    for (size_t I = 0; I < 3; ++I) {
+      Info.grid[I] = Metadata.Launch.Grid[I].text().c_str();
+      Info.block[I] = Metadata.Launch.Block[I];
+      Info.cluster[I] = Metadata.Launch.Cluster[I];
+    }
+    Info.num_tensors = static_cast<int32_t>(Metadata.Tensors.size());
+    Info.num_dims = static_cast<int32_t>(Metadata.Dims.size());
+    Info.num_scalars = static_cast<int32_t>(Metadata.Scalars.size());
+    Info.dynamic_smem = Metadata.Launch.DynamicSmem;
+    *info = Info;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelGetTensorParam(tilertKernel kernel, int32_t index,
+                                        tilertTensorParam *param) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    TILERT_TRY(checkOut(param, "param"));
+    TILERT_TRY(checkIndex(index, kernel->Metadata.Tensors.size(), "tensor"));
+    const TensorParam &Tensor = kernel->Metadata.Tensors[index];
+    param->name = Tensor.Name.c_str();
+    param->dtype = Tensor.DType;
+    param->rank = static_cast<int32_t>(Tensor.Shape.size());
+    param->dim_names = kernel->ShapeNames[index].data();
+    param->dim_values = kernel->ShapeValues[index].data();
+    param->alignment = Tensor.Alignment;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelGetDimName(tilertKernel kernel, int32_t index,
+                                    const char **name) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    TILERT_TRY(checkOut(name, "name"));
+    TILERT_TRY(checkIndex(index, kernel->Metadata.Dims.size(), "dim"));
+    *name = kernel->Metadata.Dims[index].c_str();
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelGetScalarParam(tilertKernel kernel, int32_t index,
+                                        tilertScalarParam *param) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    TILERT_TRY(checkOut(param, "param"));
+    TILERT_TRY(checkIndex(index, kernel->Metadata.Scalars.size(), "scalar"));
+    const ScalarParam &Scalar = kernel->Metadata.Scalars[index];
+    param->name = Scalar.Name.c_str();
+    param->dtype = Scalar.DType;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertKernelPrepare(tilertKernel kernel, int32_t device) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    return prepareKernel(*kernel, device);
+  });
+}
+
+tilertStatus tilertKernelLaunch(tilertKernel kernel,
+                                const DLTensor *const *tensors,
+                                int32_t num_tensors,
+                                const tilertScalar *scalars,
+                                int32_t num_scalars, CUstream stream) {
+  return guarded([&] {
+    TILERT_TRY(checkKernel(kernel));
+    return launchKernel(*kernel, tensors, num_tensors, scalars, num_scalars,
+                        stream);
+  });
+}
+
+} // extern "C"

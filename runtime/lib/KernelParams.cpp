@@ -1,0 +1,30 @@
+//===- KernelParams.cpp - The kernel's .param list --------------*- C++ -*-===//
+
+#include "KernelParams.h"
+
+#include "DType.h"
+
+#include <cstring>
+
+namespace tilert::detail {
+
+KernelParams::KernelParams(const KernelMetadata &metadata,
+                           const BoundArgs &args, const tilertScalar *scalars) {
+  Slots.reserve(args.Addresses.size() + args.Dims.size() +
+                metadata.Scalars.size());
+  for (uint64_t Address : args.Addresses)
+    Slots.push_back(Address);
+  for (int64_t Dim : args.Dims)
+    Slots.push_back(static_cast<uint64_t>(Dim));
+  for (size_t I = 0; I < metadata.Scalars.size(); ++I) {
+    // Union members start at its first byte, so this copies the value of the
+    // member the dtype selects into the slot's low (little-endian) bytes.
+    uint64_t Slot = 0;
+    std::memcpy(&Slot, &scalars[I].value, dtypeSize(scalars[I].dtype));
+    Slots.push_back(Slot);
+  }
+  for (uint64_t &Slot : Slots)
+    Pointers.push_back(&Slot);
+}
+
+} // namespace tilert::detail

@@ -1,0 +1,97 @@
+//===- Launch.cpp - Validated kernel launches -------------------*- C++ -*-===//
+
+#include "Launch.h"
+
+#include "ArgBinding.h"
+#include "Driver.h"
+#include "KernelParams.h"
+#include "LaunchGrid.h"
+
+namespace tilert::detail {
+
+namespace {
+
+Status getModule(tilertKernel_st &kernel, int32_t device, const DriverApi *&api,
+                 const DeviceModule *&module) {
+  TILERT_TRY(getDriver(api));
+  return kernel.Modules.get(*api, kernel.Metadata, kernel.Images, device,
+                            module);
+}
+
+/// Checks that `stream` may carry a launch in `context`.
+Status checkStream(const DriverApi &api, const KernelMetadata &metadata,
+                   CUstream stream, CUcontext context, int32_t device) {
+  if (!stream || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD)
+    return Status::success();
+  CUcontext StreamContext = nullptr;
+  CUresult Result = api.cuStreamGetCtx(stream, &StreamContext);
+  if (Result != CUDA_SUCCESS)
+    return makeError(
+        TILERT_ERROR_INVALID_ARGUMENT, metadata.Name,
+        ": the stream is not a valid CUDA stream (cuStreamGetCtx: ",
+        describeCuResult(api, Result), ")");
+  if (StreamContext != context)
+    return makeError(TILERT_ERROR_INVALID_ARGUMENT, metadata.Name,
+                     ": the stream belongs to another CUDA context than the "
+                     "primary context of device ",
+                     device, ", which holds the tensors");
+  return Status::success();
+}
+
+} // namespace
+
+Status prepareKernel(tilertKernel_st &kernel, int32_t device) {
+  const DriverApi *Api;
+  const DeviceModule *Module;
+  return getModule(kernel, device, Api, Module);
+}
+
+Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
+                    int32_t numTensors, const tilertScalar *scalars,
+                    int32_t numScalars, CUstream stream) {
+  const KernelMetadata &Metadata = kernel.Metadata;
+  BoundArgs Args;
+  TILERT_TRY(
+      bindArguments(Metadata, tensors, numTensors, scalars, numScalars, Args));
+  LaunchGrid Grid;
+  TILERT_TRY(computeGrid(Metadata, Args.Dims, Grid));
+  // A kernel without tensor parameters has no device of its own: device 0.
+  int32_t Device = Args.Device < 0 ? 0 : Args.Device;
+  const DriverApi *Api;
+  const DeviceModule *Module;
+  TILERT_TRY(getModule(kernel, Device, Api, Module));
+  ScopedContext Scope(*Api, Module->context());
+  TILERT_TRY(Scope.status());
+  TILERT_TRY(checkStream(*Api, Metadata, stream, Module->context(), Device));
+  if (Grid.empty())
+    return Status::success();
+
+  KernelParams Params(Metadata, Args, scalars);
+  const LaunchConfig &Launch = Metadata.Launch;
+  CUlaunchAttribute Cluster = {};
+  Cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  Cluster.value.clusterDim.x = Launch.Cluster[0];
+  Cluster.value.clusterDim.y = Launch.Cluster[1];
+  Cluster.value.clusterDim.z = Launch.Cluster[2];
+  bool Clustered =
+      Launch.Cluster[0] * Launch.Cluster[1] * Launch.Cluster[2] > 1;
+  CUlaunchConfig Config = {};
+  Config.gridDimX = Grid.Extent[0];
+  Config.gridDimY = Grid.Extent[1];
+  Config.gridDimZ = Grid.Extent[2];
+  Config.blockDimX = Launch.Block[0];
+  Config.blockDimY = Launch.Block[1];
+  Config.blockDimZ = Launch.Block[2];
+  Config.sharedMemBytes = Launch.DynamicSmem;
+  Config.hStream = stream;
+  Config.attrs = Clustered ? &Cluster : nullptr;
+  Config.numAttrs = Clustered ? 1 : 0;
+  CUresult Launched = Api->cuLaunchKernelEx(&Config, Module->function(),
+                                            Params.pointers(), nullptr);
+  if (Launched != CUDA_SUCCESS)
+    return checkCu(*Api, Launched, "cuLaunchKernelEx")
+        .withPrefix(Metadata.Name + ": ");
+  return Status::success();
+}
+
+} // namespace tilert::detail

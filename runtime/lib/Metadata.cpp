@@ -1,0 +1,524 @@
+//===- Metadata.cpp - Kernel metadata (schema tilec.kernel/1) ---*- C++ -*-===//
+
+#include "Metadata.h"
+
+#include "DType.h"
+#include "FileIO.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+
+namespace tilert::detail {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int64_t Int32Max = std::numeric_limits<int32_t>::max();
+constexpr int64_t Int64Max = std::numeric_limits<int64_t>::max();
+
+const char *describeType(const json &value) {
+  switch (value.type()) {
+  case json::value_t::null:
+    return "null";
+  case json::value_t::object:
+    return "an object";
+  case json::value_t::array:
+    return "an array";
+  case json::value_t::string:
+    return "a string";
+  case json::value_t::boolean:
+    return "a boolean";
+  case json::value_t::number_integer:
+  case json::value_t::number_unsigned:
+    return "an integer";
+  case json::value_t::number_float:
+    return "a non-integer number";
+  case json::value_t::binary:
+  case json::value_t::discarded:
+    break;
+  }
+  return "an unsupported value";
+}
+
+bool isIdentifier(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
+    return false;
+  return std::all_of(text.begin(), text.end(), [](char C) {
+    return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+  });
+}
+
+bool isDigits(std::string_view text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char C) {
+    return C >= '0' && C <= '9';
+  });
+}
+
+bool isSha256Hex(std::string_view text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char C) {
+           return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f');
+         });
+}
+
+std::string member(const std::string &parent, const char *key) {
+  return parent.empty() ? std::string(key) : parent + "." + key;
+}
+
+std::string element(const std::string &parent, size_t index) {
+  return strCat(parent, "[", index, "]");
+}
+
+/// Validates one metadata document; every error names the file and the
+/// field's path (`params[2].shape[0]`).
+class Validator {
+public:
+  explicit Validator(const std::string &path) : Path(path) {}
+
+  Status run(const json &root, KernelMetadata &out) {
+    if (!root.is_object())
+      return makeError(TILERT_ERROR_METADATA, Path,
+                       ": the top level must be a JSON object, found ",
+                       describeType(root));
+    TILERT_TRY(checkSchema(root));
+    TILERT_TRY(getString(root, "", "name", out.Name));
+    TILERT_TRY(getString(root, "", "entry", out.Entry));
+    std::string ArchName;
+    TILERT_TRY(getString(root, "", "arch", ArchName));
+    if (!parseArch(ArchName, out.Target))
+      return fail("arch", "'", ArchName,
+                  "' is not a target architecture (expected sm_XY or sm_XYa, "
+                  "e.g. sm_80, sm_90a)");
+    TILERT_TRY(parseBinaries(root, out));
+    TILERT_TRY(checkVersions(root));
+    TILERT_TRY(checkSource(root));
+    TILERT_TRY(parseConstants(root, out));
+    TILERT_TRY(parseParams(root, out));
+    TILERT_TRY(parseLaunch(root, out));
+    return parseResources(root, out);
+  }
+
+private:
+  template <typename... Ts>
+  Status fail(const std::string &field, const Ts &...parts) {
+    return makeError(TILERT_ERROR_METADATA, Path, ": field '", field,
+                     "': ", parts...);
+  }
+
+  Status find(const json &object, const std::string &parent, const char *key,
+              const json *&out) {
+    auto It = object.find(key);
+    if (It == object.end())
+      return makeError(TILERT_ERROR_METADATA, Path,
+                       ": missing required field '", member(parent, key), "'");
+    out = &*It;
+    return Status::success();
+  }
+
+  Status getObject(const json &object, const std::string &parent,
+                   const char *key, const json *&out) {
+    TILERT_TRY(find(object, parent, key, out));
+    if (!out->is_object())
+      return fail(member(parent, key), "expected an object, found ",
+                  describeType(*out));
+    return Status::success();
+  }
+
+  Status getArray(const json &object, const std::string &parent,
+                  const char *key, const json *&out) {
+    TILERT_TRY(find(object, parent, key, out));
+    if (!out->is_array())
+      return fail(member(parent, key), "expected an array, found ",
+                  describeType(*out));
+    return Status::success();
+  }
+
+  Status asString(const json &value, const std::string &field,
+                  std::string &out) {
+    if (!value.is_string())
+      return fail(field, "expected a string, found ", describeType(value));
+    out = value.get<std::string>();
+    if (out.empty())
+      return fail(field, "must not be empty");
+    return Status::success();
+  }
+
+  Status getString(const json &object, const std::string &parent,
+                   const char *key, std::string &out) {
+    const json *Value = nullptr;
+    TILERT_TRY(find(object, parent, key, Value));
+    return asString(*Value, member(parent, key), out);
+  }
+
+  Status asInt(const json &value, const std::string &field, int64_t min,
+               int64_t max, int64_t &out) {
+    if (!value.is_number_integer())
+      return fail(field, "expected an integer, found ", describeType(value));
+    bool Fits = !value.is_number_unsigned() ||
+                value.get<uint64_t>() <= static_cast<uint64_t>(Int64Max);
+    int64_t Value = Fits ? value.get<int64_t>() : 0;
+    if (!Fits || Value < min || Value > max)
+      return fail(field, "expected an integer in [", min, ", ", max,
+                  "], found ", value.dump());
+    out = Value;
+    return Status::success();
+  }
+
+  Status getInt(const json &object, const std::string &parent, const char *key,
+                int64_t min, int64_t max, int64_t &out) {
+    const json *Value = nullptr;
+    TILERT_TRY(find(object, parent, key, Value));
+    return asInt(*Value, member(parent, key), min, max, out);
+  }
+
+  Status getSha256(const json &object, const std::string &parent,
+                   const char *key, std::string &out) {
+    TILERT_TRY(getString(object, parent, key, out));
+    if (!isSha256Hex(out))
+      return fail(member(parent, key), "'", out,
+                  "' is not a sha256 digest (64 lowercase hex digits)");
+    return Status::success();
+  }
+
+  Status checkSchema(const json &root) {
+    std::string Schema;
+    TILERT_TRY(getString(root, "", "schema", Schema));
+    std::string_view Version(Schema);
+    if (Version.substr(0, SchemaPrefix.size()) != SchemaPrefix)
+      return fail("schema", "'", Schema,
+                  "' is not a tilec kernel schema (this ", "runtime reads ",
+                  SchemaPrefix, SchemaMajor, ")");
+    Version.remove_prefix(SchemaPrefix.size());
+    std::string_view Major = Version.substr(0, Version.find('.'));
+    std::string_view Minor = Version.substr(Major.size());
+    bool WellFormed =
+        Major.size() <= 9 && isDigits(Major) &&
+        (Minor.empty() || (Minor.size() <= 10 && isDigits(Minor.substr(1))));
+    if (!WellFormed)
+      return fail("schema", "'", Schema, "' is not of the form ", SchemaPrefix,
+                  "MAJOR[.MINOR]");
+    if (std::stoi(std::string(Major)) != SchemaMajor)
+      return fail("schema", "unsupported schema major version ", Major, " in '",
+                  Schema, "' (this runtime reads ", SchemaPrefix, SchemaMajor,
+                  ")");
+    return Status::success();
+  }
+
+  Status parseBinaries(const json &root, KernelMetadata &out) {
+    const json *Binaries = nullptr;
+    TILERT_TRY(getArray(root, "", "binaries", Binaries));
+    if (Binaries->empty())
+      return fail("binaries", "the kernel has no binary");
+    for (size_t I = 0; I < Binaries->size(); ++I) {
+      std::string Field = element("binaries", I);
+      const json &Entry = (*Binaries)[I];
+      if (!Entry.is_object())
+        return fail(Field, "expected an object, found ", describeType(Entry));
+      BinaryInfo Binary;
+      std::string Kind;
+      TILERT_TRY(getString(Entry, Field, "kind", Kind));
+      if (!parseBinaryKind(Kind, Binary.Kind))
+        return fail(member(Field, "kind"), "unknown binary kind '", Kind,
+                    "' (expected cubin, ptx or fatbin)");
+      for (const BinaryInfo &Seen : out.Binaries)
+        if (Seen.Kind == Binary.Kind)
+          return fail(member(Field, "kind"), "a second ", Kind, " binary");
+      TILERT_TRY(getString(Entry, Field, "file", Binary.File));
+      if (Binary.File.front() == '/')
+        return fail(member(Field, "file"), "'", Binary.File,
+                    "' must be relative to the JSON's directory");
+      TILERT_TRY(getSha256(Entry, Field, "sha256", Binary.Sha256));
+      out.Binaries.push_back(std::move(Binary));
+    }
+    return Status::success();
+  }
+
+  Status checkVersions(const json &root) {
+    const json *Versions = nullptr;
+    TILERT_TRY(getObject(root, "", "versions", Versions));
+    std::string Ignored;
+    TILERT_TRY(getString(*Versions, "versions", "tilec", Ignored));
+    TILERT_TRY(getString(*Versions, "versions", "llvm", Ignored));
+    const json *Ptxas = nullptr;
+    TILERT_TRY(find(*Versions, "versions", "ptxas", Ptxas));
+    if (!Ptxas->is_null())
+      TILERT_TRY(asString(*Ptxas, "versions.ptxas", Ignored));
+    return Status::success();
+  }
+
+  Status checkSource(const json &root) {
+    const json *Source = nullptr;
+    TILERT_TRY(getObject(root, "", "source", Source));
+    std::string Ignored;
+    TILERT_TRY(getString(*Source, "source", "path", Ignored));
+    return getSha256(*Source, "source", "sha256", Ignored);
+  }
+
+  Status parseConstants(const json &root, KernelMetadata &out) {
+    const json *Constants = nullptr;
+    TILERT_TRY(getObject(root, "", "constants", Constants));
+    for (const auto &[Key, Value] : Constants->items())
+      if (!Value.is_number() && !Value.is_boolean() && !Value.is_string())
+        return fail(member("constants", Key.c_str()),
+                    "expected a number, a boolean or a string, found ",
+                    describeType(Value));
+    out.Constants = *Constants;
+    return Status::success();
+  }
+
+  enum class ParamGroup { Tensor, Dim, Scalar };
+
+  Status parseParams(const json &root, KernelMetadata &out) {
+    const json *Params = nullptr;
+    TILERT_TRY(getArray(root, "", "params", Params));
+    ParamGroup Phase = ParamGroup::Tensor;
+    std::vector<std::string> Names;
+    // Dim names of each tensor's shape, resolved once all dims are known.
+    std::vector<std::vector<std::string>> ShapeNames;
+    for (size_t I = 0; I < Params->size(); ++I) {
+      std::string Field = element("params", I);
+      const json &Param = (*Params)[I];
+      if (!Param.is_object())
+        return fail(Field, "expected an object, found ", describeType(Param));
+      std::string Kind, Name, DTypeName;
+      TILERT_TRY(getString(Param, Field, "kind", Kind));
+      ParamGroup Group;
+      if (Kind == "tensor")
+        Group = ParamGroup::Tensor;
+      else if (Kind == "dim")
+        Group = ParamGroup::Dim;
+      else if (Kind == "scalar")
+        Group = ParamGroup::Scalar;
+      else
+        return fail(member(Field, "kind"), "unknown parameter kind '", Kind,
+                    "' (expected tensor, dim or scalar)");
+      if (Group < Phase)
+        return fail(Field, "a ", Kind, " parameter after ",
+                    Phase == ParamGroup::Dim ? "dim" : "scalar",
+                    " parameters (the ABI order is tensors, dims, scalars)");
+      Phase = Group;
+      TILERT_TRY(getString(Param, Field, "name", Name));
+      if (!isIdentifier(Name))
+        return fail(member(Field, "name"), "'", Name, "' is not an identifier");
+      if (std::find(Names.begin(), Names.end(), Name) != Names.end())
+        return fail(member(Field, "name"), "duplicate parameter name '", Name,
+                    "'");
+      Names.push_back(Name);
+      TILERT_TRY(getString(Param, Field, "dtype", DTypeName));
+      tilertDType DType = parseDType(DTypeName);
+      if (DType == TILERT_DTYPE_INVALID)
+        return fail(member(Field, "dtype"), "unknown dtype '", DTypeName,
+                    "' (expected one of ", dtypeNameList(), ")");
+      switch (Group) {
+      case ParamGroup::Tensor: {
+        TensorParam Tensor{Name, DType, {}, 1};
+        ShapeNames.emplace_back();
+        TILERT_TRY(parseShape(Param, Field, Tensor, ShapeNames.back()));
+        TILERT_TRY(
+            getInt(Param, Field, "alignment", 1, Int64Max, Tensor.Alignment));
+        if ((Tensor.Alignment & (Tensor.Alignment - 1)) != 0)
+          return fail(member(Field, "alignment"), Tensor.Alignment,
+                      " is not a power of two");
+        out.Tensors.push_back(std::move(Tensor));
+        break;
+      }
+      case ParamGroup::Dim:
+        if (DType != TILERT_DTYPE_I64)
+          return fail(member(Field, "dtype"),
+                      "a dim parameter must be i64, "
+                      "found ",
+                      DTypeName);
+        out.Dims.push_back(Name);
+        break;
+      case ParamGroup::Scalar:
+        out.Scalars.push_back({Name, DType});
+        break;
+      }
+    }
+    return resolveShapes(ShapeNames, out);
+  }
+
+  Status parseShape(const json &param, const std::string &field,
+                    TensorParam &tensor, std::vector<std::string> &dimNames) {
+    const json *Shape = nullptr;
+    TILERT_TRY(getArray(param, field, "shape", Shape));
+    std::string ShapeField = member(field, "shape");
+    for (size_t J = 0; J < Shape->size(); ++J) {
+      std::string EntryField = element(ShapeField, J);
+      const json &Entry = (*Shape)[J];
+      ShapeEntry Dim;
+      if (Entry.is_string()) {
+        std::string Name = Entry.get<std::string>();
+        if (!isIdentifier(Name))
+          return fail(EntryField, "'", Name, "' is not a dim name");
+        dimNames.push_back(Name);
+      } else if (Entry.is_number_integer()) {
+        TILERT_TRY(asInt(Entry, EntryField, 0, Int64Max, Dim.Value));
+        dimNames.emplace_back();
+      } else {
+        return fail(EntryField, "expected a dim name or an integer, found ",
+                    describeType(Entry));
+      }
+      tensor.Shape.push_back(Dim);
+    }
+    return Status::success();
+  }
+
+  /// Binds shape names to dim parameters and checks the ABI's dim order:
+  /// first appearance in the tensor shapes.
+  Status resolveShapes(const std::vector<std::vector<std::string>> &shapeNames,
+                       KernelMetadata &out) {
+    std::vector<std::string> Appearance;
+    for (size_t T = 0; T < out.Tensors.size(); ++T) {
+      for (size_t J = 0; J < shapeNames[T].size(); ++J) {
+        const std::string &Name = shapeNames[T][J];
+        if (Name.empty())
+          continue;
+        auto It = std::find(out.Dims.begin(), out.Dims.end(), Name);
+        if (It == out.Dims.end())
+          return fail(element(member(element("params", T), "shape"), J), "'",
+                      Name, "' is not a dim parameter");
+        out.Tensors[T].Shape[J].Dim =
+            static_cast<int32_t>(It - out.Dims.begin());
+        if (std::find(Appearance.begin(), Appearance.end(), Name) ==
+            Appearance.end())
+          Appearance.push_back(Name);
+      }
+    }
+    for (size_t K = 0; K < out.Dims.size(); ++K) {
+      std::string Field = element("params", out.Tensors.size() + K);
+      if (std::find(Appearance.begin(), Appearance.end(), out.Dims[K]) ==
+          Appearance.end())
+        return fail(Field, "dim '", out.Dims[K],
+                    "' does not appear in any tensor shape");
+      if (Appearance[K] != out.Dims[K])
+        return fail(Field, "dim '", out.Dims[K],
+                    "' is out of order: dims follow their first appearance in "
+                    "the tensor shapes (",
+                    joinNames(Appearance), ")");
+    }
+    return Status::success();
+  }
+
+  Status parseDims3(const json &launch, const char *key,
+                    const std::array<int64_t, 3> &max,
+                    std::array<uint32_t, 3> &out) {
+    const json *Values = nullptr;
+    TILERT_TRY(getArray(launch, "launch", key, Values));
+    std::string Field = member("launch", key);
+    if (Values->size() != 3)
+      return fail(Field, "expected 3 entries (x, y, z), found ",
+                  Values->size());
+    for (size_t I = 0; I < 3; ++I) {
+      int64_t Value = 0;
+      TILERT_TRY(asInt((*Values)[I], element(Field, I), 1, max[I], Value));
+      out[I] = static_cast<uint32_t>(Value);
+    }
+    return Status::success();
+  }
+
+  Status parseLaunch(const json &root, KernelMetadata &out) {
+    const json *Launch = nullptr;
+    TILERT_TRY(getObject(root, "", "launch", Launch));
+    const json *Grid = nullptr;
+    TILERT_TRY(getArray(*Launch, "launch", "grid", Grid));
+    if (Grid->size() != 3)
+      return fail("launch.grid", "expected 3 expressions (x, y, z), found ",
+                  Grid->size());
+    for (size_t I = 0; I < 3; ++I) {
+      std::string Field = element("launch.grid", I);
+      std::string Text;
+      TILERT_TRY(asString((*Grid)[I], Field, Text));
+      Status Parsed = IntExpr::parse(Text, out.Dims, out.Launch.Grid[I]);
+      if (!Parsed.ok())
+        return fail(Field, Parsed.message(), " in '", Text, "'");
+    }
+    TILERT_TRY(
+        parseDims3(*Launch, "block", {1024, 1024, 64}, out.Launch.Block));
+    uint64_t Threads = uint64_t(out.Launch.Block[0]) * out.Launch.Block[1] *
+                       out.Launch.Block[2];
+    if (Threads > 1024)
+      return fail("launch.block", Threads,
+                  " threads per block exceed CUDA's limit of 1024");
+    TILERT_TRY(
+        parseDims3(*Launch, "cluster", {16, 16, 16}, out.Launch.Cluster));
+    uint64_t Blocks = uint64_t(out.Launch.Cluster[0]) * out.Launch.Cluster[1] *
+                      out.Launch.Cluster[2];
+    if (Blocks > 16)
+      return fail("launch.cluster", Blocks,
+                  " blocks per cluster exceed CUDA's limit of 16");
+    int64_t Smem = 0;
+    TILERT_TRY(getInt(*Launch, "launch", "dynamic_smem", 0, Int32Max, Smem));
+    out.Launch.DynamicSmem = static_cast<uint32_t>(Smem);
+    return Status::success();
+  }
+
+  Status parseResources(const json &root, KernelMetadata &out) {
+    const json *Resources = nullptr;
+    TILERT_TRY(getObject(root, "", "resources", Resources));
+    int64_t Value = 0;
+    for (const char *Key :
+         {"registers", "spill_stores", "spill_loads", "local_bytes"})
+      TILERT_TRY(getInt(*Resources, "resources", Key, 0, Int32Max, Value));
+    TILERT_TRY(
+        getInt(*Resources, "resources", "static_smem", 0, Int32Max, Value));
+    out.StaticSmem = static_cast<uint32_t>(Value);
+    TILERT_TRY(getInt(*Resources, "resources", "max_threads", 0, 1024, Value));
+    const auto &Block = out.Launch.Block;
+    int64_t Threads = int64_t(Block[0]) * Block[1] * Block[2];
+    if (Value != 0 && Threads > Value)
+      return fail("launch.block", Threads,
+                  " threads per block exceed resources.max_threads (", Value,
+                  "), the block size the kernel was compiled for");
+    auto Source = Resources->find("source");
+    if (Source != Resources->end()) {
+      std::string Ignored;
+      TILERT_TRY(asString(*Source, "resources.source", Ignored));
+    }
+    return Status::success();
+  }
+
+  const std::string &Path;
+};
+
+} // namespace
+
+Status parseMetadata(std::string_view text, const std::string &path,
+                     KernelMetadata &out) {
+  if (std::all_of(text.begin(), text.end(), [](char C) {
+        return std::isspace(static_cast<unsigned char>(C));
+      }))
+    return makeError(TILERT_ERROR_METADATA, path,
+                     ": truncated JSON: the file is empty");
+  json Root;
+  try {
+    Root = json::parse(text);
+  } catch (const json::parse_error &Error) {
+    // nlohmann's message: "[json.exception.parse_error.N] parse error at line
+    // L, column C: ...". A position past the last byte means the parser ran
+    // out of input.
+    std::string Message = Error.what();
+    size_t Start = Message.find("] ");
+    if (Start != std::string::npos)
+      Message.erase(0, Start + 2);
+    bool Truncated = Error.byte > text.size();
+    return makeError(TILERT_ERROR_METADATA, path,
+                     Truncated ? ": truncated JSON (the input ends early): "
+                               : ": corrupt JSON: ",
+                     Message);
+  }
+  KernelMetadata Result;
+  Result.Path = path;
+  TILERT_TRY(Validator(path).run(Root, Result));
+  out = std::move(Result);
+  return Status::success();
+}
+
+Status loadMetadata(const std::string &path, KernelMetadata &out) {
+  std::string Text;
+  TILERT_TRY(readFile(path, Text));
+  return parseMetadata(Text, path, out);
+}
+
+} // namespace tilert::detail

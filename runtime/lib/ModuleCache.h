@@ -1,0 +1,33 @@
+//===- ModuleCache.h - Per-device lazy loading ------------------*- C++ -*-===//
+
+#ifndef TILERT_LIB_MODULECACHE_H
+#define TILERT_LIB_MODULECACHE_H
+
+#include "DeviceModule.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace tilert::detail {
+
+/// A kernel's DeviceModules, loaded on first use of each device. Thread-safe:
+/// concurrent first uses of a device load it once; a failed load is retried
+/// on the next use.
+class ModuleCache {
+public:
+  /// Returns in `out` the kernel loaded on CUDA device `device`, loading it
+  /// now if this is the device's first use. `out` stays valid as long as the
+  /// cache.
+  Status get(const DriverApi &api, const KernelMetadata &metadata,
+             const std::vector<BinaryImage> &images, int32_t device,
+             const DeviceModule *&out);
+
+private:
+  std::mutex Mutex;
+  std::map<int32_t, std::unique_ptr<DeviceModule>> Modules;
+};
+
+} // namespace tilert::detail
+
+#endif // TILERT_LIB_MODULECACHE_H

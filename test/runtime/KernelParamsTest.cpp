@@ -1,0 +1,65 @@
+//===- KernelParamsTest.cpp - The kernel's .param list --------------------===//
+
+#include "KernelParams.h"
+
+#include "TestSupport.h"
+
+#include "tilert/float16.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+using namespace tilert::detail;
+using namespace tilert::test;
+using nlohmann::json;
+
+namespace {
+
+template <typename T> T read(void *pointer) {
+  T Value;
+  std::memcpy(&Value, pointer, sizeof(T));
+  return Value;
+}
+
+} // namespace
+
+TEST_CASE("parameters follow the ABI order and widths", "[params]") {
+  json Document = gemmLikeMetadata();
+  Document["params"].push_back(
+      {{"kind", "scalar"}, {"name", "count"}, {"dtype", "i32"}});
+  Document["params"].push_back(
+      {{"kind", "scalar"}, {"name", "h"}, {"dtype", "f16"}});
+  Document["params"].push_back(
+      {{"kind", "scalar"}, {"name", "x"}, {"dtype", "f64"}});
+  KernelMetadata M = parseValid(Document);
+  BoundArgs Args;
+  Args.Device = 0;
+  Args.Addresses = {0x1000, 0x2000, 0x3000};
+  Args.Dims = {64, 32, 48};
+  tilertScalar Scalars[5] = {};
+  Scalars[0].dtype = TILERT_DTYPE_F32;
+  Scalars[0].value.f32 = 2.5f;
+  Scalars[1].dtype = TILERT_DTYPE_BOOL;
+  Scalars[1].value.boolean = 1;
+  Scalars[2].dtype = TILERT_DTYPE_I32;
+  Scalars[2].value.i32 = -7;
+  Scalars[3].dtype = TILERT_DTYPE_F16;
+  Scalars[3].value.f16 = tilert::halfFromFloat(1.0f);
+  Scalars[4].dtype = TILERT_DTYPE_F64;
+  Scalars[4].value.f64 = 0.125;
+
+  KernelParams Params(M, Args, Scalars);
+  REQUIRE(Params.size() == 11);
+  void **P = Params.pointers();
+  CHECK(read<uint64_t>(P[0]) == 0x1000);
+  CHECK(read<uint64_t>(P[2]) == 0x3000);
+  CHECK(read<int64_t>(P[3]) == 64);
+  CHECK(read<int64_t>(P[4]) == 32);
+  CHECK(read<int64_t>(P[5]) == 48);
+  CHECK(read<float>(P[6]) == 2.5f);
+  CHECK(read<uint8_t>(P[7]) == 1);
+  CHECK(read<int32_t>(P[8]) == -7);
+  CHECK(read<uint16_t>(P[9]) == 0x3c00);
+  CHECK(read<double>(P[10]) == 0.125);
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The whole GPU run in one go, on the GPU machine (no LLVM needed):
+#   1. configure and build the runtime-only tree (libtilert, tile-bench, the
+#      tests) into build-gpu/;
+#   2. run the unit tests (CTest, label != gpu);
+#   3. run the GPU tests against the precompiled kernels;
+#   4. time vector_add through tile-bench;
+#   5. benchmark the elementwise kernels against PyTorch in one process;
+# then print a summary and the benchmark table last. Logs and JSON results go
+# to OUTDIR. Exits non-zero if any step failed.
+#
+#   tools/gpu/run_gpu_suite.sh OUTDIR
+#
+# Environment: TILEC_KERNEL_DIR (default build/kernels) holds the compiled
+# kernels (*.json + binaries); BUILD_DIR (default build-gpu) the build tree.
+# Headers the machine lacks (dlpack, CLI11, Catch2) are taken from .deps/include.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 OUTDIR" >&2
+  exit 2
+fi
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$1"
+outdir=$(cd "$1" && pwd)
+kernels=${TILEC_KERNEL_DIR:-$root/build/kernels}
+build=${BUILD_DIR:-$root/build-gpu}
+declare -A results
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "build (runtime only) into $build"
+cmake -G Ninja -S "$root" -B "$build" -DTILEC_BUILD_COMPILER=OFF \
+  -DCMAKE_BUILD_TYPE=Release 2>&1 | tee "$outdir/build.log"
+cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$outdir/build.log"
+
+step "unit tests"
+if ctest --test-dir "$build" -LE gpu --output-on-failure 2>&1 |
+    tee "$outdir/unit_tests.log"; then
+  results[unit]=passed
+else
+  results[unit]=FAILED
+fi
+
+step "GPU tests on $kernels"
+gpu_rc=0
+"$build/test/gpu/tilert-gpu-tests" --json "$outdir/gpu_tests.json" "$kernels" \
+  2>&1 | tee "$outdir/gpu_tests.log" || gpu_rc=$?
+case $gpu_rc in
+  0) results[gpu]="passed ($(tail -n 1 "$outdir/gpu_tests.log"))" ;;
+  77) results[gpu]=$(grep -m1 SKIPPED "$outdir/gpu_tests.log") ;;
+  *) results[gpu]="FAILED ($(tail -n 1 "$outdir/gpu_tests.log"))" ;;
+esac
+
+step "tile-bench vector_add f32"
+vector_add=$(python3 - "$kernels" <<'PY'
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+    try:
+        meta = json.load(open(path))
+    except ValueError:
+        continue
+    if meta.get("name") == "vector_add" and meta.get("constants", {}).get("dtype") == "f32":
+        print(path)
+        break
+PY
+)
+if [[ -z $vector_add ]]; then
+  results[tile_bench]="FAILED (no vector_add f32 kernel in $kernels)"
+elif "$build/tools/tile-bench/tile-bench" "$vector_add" --dim N=268435456 \
+    --json "$outdir/tile_bench_vector_add_f32.json" 2>&1 |
+    tee "$outdir/tile_bench.log"; then
+  results[tile_bench]=passed
+else
+  results[tile_bench]=FAILED
+fi
+
+step "elementwise benchmark against PyTorch"
+if TILERT_LIBRARY="$build/runtime/libtilert.so" \
+    PYTHONPATH="$root/runtime/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 "$root/tools/gpu/bench_elementwise.py" --kernels "$kernels" \
+      --json "$outdir/bench_elementwise.json" \
+      --table "$outdir/bench_table.txt" 2>&1 | tee "$outdir/bench.log"; then
+  results[bench]=passed
+else
+  results[bench]=FAILED
+fi
+
+status=0
+step "summary (logs and JSON in $outdir)"
+for name in unit gpu tile_bench bench; do
+  printf '%-11s %s\n' "$name" "${results[$name]}"
+  [[ ${results[$name]} == passed* ]] || status=1
+done
+echo
+if [[ -f $outdir/bench_table.txt ]]; then
+  cat "$outdir/bench_table.txt"
+else
+  echo "(no benchmark table: see $outdir/bench.log)"
+fi
+exit $status

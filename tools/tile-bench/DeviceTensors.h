@@ -1,0 +1,34 @@
+//===- DeviceTensors.h - tile-bench's device tensors ------------*- C++ -*-===//
+
+#ifndef TILEBENCH_DEVICETENSORS_H
+#define TILEBENCH_DEVICETENSORS_H
+
+#include "DeviceBuffer.h"
+#include "Workload.h"
+
+#include <vector>
+
+namespace tilebench {
+
+/// One device buffer per tensor parameter, filled with random values of the
+/// tensor's dtype (floats in [-1, 1), small integers, 0/1 booleans).
+class DeviceTensors {
+public:
+  /// Allocates and fills the tensors `workload` describes on the current
+  /// context's device `device`. Throws BenchError on failure.
+  DeviceTensors(const tilert::detail::DriverApi &api,
+                const std::vector<tilert::TensorParam> &params,
+                const Workload &workload, int device, uint64_t seed);
+
+  /// The DLTensors to launch with (valid while this object lives).
+  std::vector<const DLTensor *> arguments() const;
+
+private:
+  std::vector<tilert::support::DeviceBuffer> Buffers;
+  std::vector<std::vector<int64_t>> Shapes;
+  std::vector<DLTensor> Tensors;
+};
+
+} // namespace tilebench
+
+#endif // TILEBENCH_DEVICETENSORS_H

@@ -1,0 +1,220 @@
+//===- TileBench.cpp - Run and time a compiled kernel ---------------------===//
+//
+// tile-bench out/vector_add.sm_90a.json --dim N=268435456 [--scalar a=1.5]
+//            [--warmup 10] [--reps 50] [--flops EXPR] [--json FILE]
+//
+// Allocates every tensor the metadata describes (random contents), launches
+// the kernel through libtilert, times it with CUDA events and prints the
+// median time, the bandwidth over the sum of the tensor sizes and, with
+// --flops, the TFLOP/s of the given FLOP model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceTensors.h"
+#include "Timing.h"
+#include "Workload.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+
+using namespace tilebench;
+using tilert::detail::DriverApi;
+
+namespace {
+
+struct Options {
+  std::string JsonPath;
+  std::vector<std::string> Dims;
+  std::vector<std::string> Scalars;
+  int Warmup = 10;
+  int Reps = 50;
+  int Device = 0;
+  std::string Flops;
+  std::string Output;
+  uint64_t Seed = 0;
+};
+
+/// The device's primary context, current on this thread while alive.
+class PrimaryContext {
+public:
+  PrimaryContext(const DriverApi &api, int ordinal) : Api(api) {
+    int Count = 0;
+    check(tilert::detail::checkCu(Api, Api.cuDeviceGetCount(&Count),
+                                  "cuDeviceGetCount"));
+    if (ordinal < 0 || ordinal >= Count)
+      throw BenchError("--device " + std::to_string(ordinal) + ": there are " +
+                       std::to_string(Count) + " CUDA device(s)");
+    check(tilert::detail::checkCu(Api, Api.cuDeviceGet(&Device, ordinal),
+                                  "cuDeviceGet"));
+    check(tilert::detail::checkCu(
+        Api, Api.cuDevicePrimaryCtxRetain(&Context, Device),
+        "cuDevicePrimaryCtxRetain"));
+    check(tilert::detail::checkCu(Api, Api.cuCtxSetCurrent(Context),
+                                  "cuCtxSetCurrent"));
+    char Buffer[256] = {};
+    check(tilert::detail::checkCu(
+        Api, Api.cuDeviceGetName(Buffer, sizeof(Buffer) - 1, Device),
+        "cuDeviceGetName"));
+    Name = Buffer;
+  }
+  PrimaryContext(const PrimaryContext &) = delete;
+  PrimaryContext &operator=(const PrimaryContext &) = delete;
+  ~PrimaryContext() {
+    Api.cuCtxSetCurrent(nullptr);
+    Api.cuDevicePrimaryCtxRelease(Device);
+  }
+
+  /// The device's name, e.g. "NVIDIA H200".
+  const std::string &name() const { return Name; }
+
+private:
+  const DriverApi &Api;
+  CUdevice Device = 0;
+  CUcontext Context = nullptr;
+  std::string Name;
+};
+
+/// A non-blocking stream, destroyed with the object.
+class Stream {
+public:
+  explicit Stream(const DriverApi &api) : Api(api) {
+    check(tilert::detail::checkCu(
+        Api, Api.cuStreamCreate(&Handle, CU_STREAM_NON_BLOCKING),
+        "cuStreamCreate"));
+  }
+  Stream(const Stream &) = delete;
+  Stream &operator=(const Stream &) = delete;
+  ~Stream() { Api.cuStreamDestroy(Handle); }
+  CUstream get() const { return Handle; }
+
+private:
+  const DriverApi &Api;
+  CUstream Handle = nullptr;
+};
+
+std::string describeGrid(const tilertKernelInfo &info) {
+  return std::string(info.grid[0]) + " x " + info.grid[1] + " x " +
+         info.grid[2];
+}
+
+int run(const Options &options) {
+  tilert::Kernel Kernel(options.JsonPath);
+  tilertKernelInfo Info = Kernel.info();
+  std::vector<tilert::TensorParam> Params = Kernel.tensors();
+  Workload Work = resolveWorkload(Kernel, options.Dims, options.Scalars);
+  std::optional<int64_t> Flops;
+  if (!options.Flops.empty())
+    Flops = evaluateFlops(options.Flops, Work);
+
+  const DriverApi *Api = nullptr;
+  check(tilert::detail::getDriver(Api));
+  PrimaryContext Context(*Api, options.Device);
+  Kernel.prepare(options.Device);
+  uint64_t Seed =
+      options.Seed
+          ? options.Seed
+          : static_cast<uint64_t>(
+                std::chrono::steady_clock::now().time_since_epoch().count());
+  DeviceTensors Tensors(*Api, Params, Work, options.Device, Seed);
+  Stream Launches(*Api);
+  std::vector<const DLTensor *> Arguments = Tensors.arguments();
+  Timings Times =
+      timeLaunches(*Api, Launches.get(), options.Warmup, options.Reps, [&] {
+        Kernel.launch(Arguments, Work.Scalars, Launches.get());
+      });
+
+  double Seconds = Times.Median * 1e-3;
+  double GBps = Seconds > 0 ? double(Work.Bytes) / Seconds * 1e-9 : 0;
+  std::string Dims;
+  for (size_t I = 0; I < Work.DimNames.size(); ++I)
+    Dims += (I ? " " : "") + Work.DimNames[I] + "=" +
+            std::to_string(Work.DimValues[I]);
+  std::printf("%s (%s, %s) on CUDA device %d (%s)\n", Info.name,
+              options.JsonPath.c_str(), Info.arch, options.Device,
+              Context.name().c_str());
+  std::printf("  dims: %s   grid: %s   block: %ux%ux%u\n",
+              Dims.empty() ? "none" : Dims.c_str(), describeGrid(Info).c_str(),
+              Info.block[0], Info.block[1], Info.block[2]);
+  for (size_t I = 0; I < Work.ScalarNames.size(); ++I)
+    std::printf("  scalar %s = %s\n", Work.ScalarNames[I].c_str(),
+                Work.ScalarText[I].c_str());
+  std::printf("  median %.4f ms (min %.4f, max %.4f) over %d reps after %d "
+              "warmup\n",
+              Times.Median, Times.Min, Times.Max, options.Reps, options.Warmup);
+  std::printf("  %.1f GB/s (%llu bytes: the sum of the tensor sizes)\n", GBps,
+              static_cast<unsigned long long>(Work.Bytes));
+  double TFlops = 0;
+  if (Flops) {
+    TFlops = Seconds > 0 ? double(*Flops) / Seconds * 1e-12 : 0;
+    std::printf("  %.2f TFLOP/s (FLOP model %s = %lld)\n", TFlops,
+                options.Flops.c_str(), static_cast<long long>(*Flops));
+  }
+
+  if (!options.Output.empty()) {
+    nlohmann::json Result = {
+        {"kernel", Info.name},
+        {"json", options.JsonPath},
+        {"arch", Info.arch},
+        {"device", Context.name()},
+        {"dims", nlohmann::json::object()},
+        {"scalars", nlohmann::json::object()},
+        {"warmup", options.Warmup},
+        {"reps", options.Reps},
+        {"times_ms", Times.Milliseconds},
+        {"median_ms", Times.Median},
+        {"min_ms", Times.Min},
+        {"max_ms", Times.Max},
+        {"bytes", Work.Bytes},
+        {"gbps", GBps},
+    };
+    for (size_t I = 0; I < Work.DimNames.size(); ++I)
+      Result["dims"][Work.DimNames[I]] = Work.DimValues[I];
+    for (size_t I = 0; I < Work.ScalarNames.size(); ++I)
+      Result["scalars"][Work.ScalarNames[I]] = Work.ScalarText[I];
+    if (Flops) {
+      Result["flops_model"] = options.Flops;
+      Result["flops"] = *Flops;
+      Result["tflops"] = TFlops;
+    }
+    std::ofstream Out(options.Output);
+    Out << Result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+    if (!Out)
+      throw BenchError("cannot write --json " + options.Output);
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options Opts;
+  CLI::App App{"Run and time a kernel compiled by tilec, through libtilert."};
+  App.add_option("kernel", Opts.JsonPath, "The kernel's metadata JSON")
+      ->required();
+  App.add_option("--dim", Opts.Dims,
+                 "NAME=VALUE for each dim (VALUE: an integer expression)");
+  App.add_option("--scalar", Opts.Scalars, "NAME=VALUE for each scalar");
+  App.add_option("--warmup", Opts.Warmup, "Untimed launches first (10)")
+      ->check(CLI::Range(0, 1000000));
+  App.add_option("--reps", Opts.Reps, "Timed launches (50)")
+      ->check(CLI::Range(1, 1000000));
+  App.add_option("--device", Opts.Device, "CUDA device ordinal (0)")
+      ->check(CLI::Range(0, 1023));
+  App.add_option("--flops", Opts.Flops,
+                 "FLOP model, an integer expression over the dims (2*M*N*K)");
+  App.add_option("--json", Opts.Output, "Write the results as JSON to FILE");
+  App.add_option("--seed", Opts.Seed, "Seed of the random inputs (0: time)");
+  CLI11_PARSE(App, argc, argv);
+  try {
+    return run(Opts);
+  } catch (const std::exception &Error) { // BenchError, tilert::Error, ...
+    std::fprintf(stderr, "tile-bench: error: %s\n", Error.what());
+    return 1;
+  }
+}
