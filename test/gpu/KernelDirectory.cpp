@@ -11,7 +11,7 @@ bool findKernels(const std::string &directory, TestReport &report,
                  std::vector<KernelFile> &out) {
   std::error_code Error;
   std::vector<std::string> Paths;
-  for (std::filesystem::directory_iterator It(directory, Error), End;
+  for (std::filesystem::recursive_directory_iterator It(directory, Error), End;
        !Error && It != End; It.increment(Error))
     if (It->path().extension() == ".json")
       Paths.push_back(It->path().string());

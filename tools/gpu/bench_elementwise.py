@@ -56,7 +56,7 @@ ALIASES = {"gelu_forward": "gelu"}
 def find_kernels(directory):
     """Returns {(spec name, dtype): [json paths]} for the specs we can time."""
     found = {}
-    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+    for path in sorted(glob.glob(os.path.join(directory, "**", "*.json"), recursive=True)):
         try:
             with open(path) as f:
                 metadata = json.load(f)
@@ -119,9 +119,13 @@ def bench(kernel, name, dtype, n, warmup, reps):
                                     warmup, reps)
     torch_ms, torch_times = time_ms(lambda: peer(inputs, theirs), warmup, reps)
     nbytes = sum(t.numel() * t.element_size() for t in inputs + [ours])
+    with open(kernel.json_path) as f:
+        constants = json.load(f)["constants"]
     return {
         "kernel": kernel.name,
         "dtype": dtype,
+        "block": constants.get("block"),
+        "constants": constants,
         "arch": kernel.arch,
         "json": kernel.json_path,
         "n": n,
@@ -142,11 +146,11 @@ def bench(kernel, name, dtype, n, warmup, reps):
 def format_table(rows, device, n):
     lines = [f"Elementwise kernels on {device}, N = {n} (2^{n.bit_length() - 1}"
              f"{'' if n & (n - 1) == 0 else '+'}), median of the timed reps",
-             f"{'kernel':<13} {'dtype':<5} {'tilec ms':>9} {'GB/s':>7} "
+             f"{'kernel':<13} {'dtype':<5} {'block':>6} {'tilec ms':>9} {'GB/s':>7} "
              f"{'torch ms':>9} {'GB/s':>7} {'tilec/torch':>11}  check"]
     for row in rows:
         lines.append(
-            f"{row['kernel']:<13} {row['dtype']:<5} "
+            f"{row['kernel']:<13} {row['dtype']:<5} {str(row['block']):>6} "
             f"{row['tilec_median_ms']:>9.4f} {row['tilec_gbps']:>7.0f} "
             f"{row['torch_median_ms']:>9.4f} {row['torch_gbps']:>7.0f} "
             f"{row['speedup_vs_torch']:>10.3f}x  "
@@ -173,14 +177,18 @@ def main():
     rows, missing = [], []
     for name in SPECS:
         for dtype in DTYPES:
-            paths = found.get((name, dtype))
-            kernel = load_runnable(paths, 0) if paths else None
-            if kernel is None:
+            # Every compiled variant (e.g. other -D block=) gets its own row.
+            kernels = [kernel for kernel in
+                       (load_runnable([path], 0)
+                        for path in found.get((name, dtype), []))
+                       if kernel is not None]
+            if not kernels:
                 missing.append(f"{name} {dtype}")
-                continue
-            print(f"timing {name} {dtype} ({kernel.json_path}) ...", flush=True)
-            rows.append(bench(kernel, name, dtype, args.n, args.warmup,
-                              args.reps))
+            for kernel in kernels:
+                print(f"timing {name} {dtype} ({kernel.json_path}) ...",
+                      flush=True)
+                rows.append(bench(kernel, name, dtype, args.n, args.warmup,
+                                  args.reps))
 
     table = format_table(rows, device, args.n)
     results = {

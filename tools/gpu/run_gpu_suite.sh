@@ -55,7 +55,7 @@ esac
 step "tile-bench vector_add f32"
 vector_add=$(python3 - "$kernels" <<'PY'
 import glob, json, os, sys
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.json"), recursive=True)):
     try:
         meta = json.load(open(path))
     except ValueError:
