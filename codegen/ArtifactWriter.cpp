@@ -9,7 +9,6 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,73 +18,7 @@
 using namespace mlir;
 using namespace tilec;
 
-llvm::Expected<EmitStages> tilec::parseEmitStages(llvm::StringRef list) {
-  EmitStages stages;
-  llvm::SmallVector<llvm::StringRef> names;
-  list.split(names, ',');
-  for (llvm::StringRef name : names) {
-    name = name.trim();
-    bool *stage = llvm::StringSwitch<bool *>(name)
-                      .Case("llvm", &stages.llvm)
-                      .Case("ptx", &stages.ptx)
-                      .Case("cubin", &stages.cubin)
-                      .Case("fatbin", &stages.fatbin)
-                      .Case("json", &stages.json)
-                      .Default(nullptr);
-    if (!stage)
-      return llvm::createStringError(
-          "unknown emit stage '" + name.str() +
-          "' (expected llvm, ptx, cubin, fatbin or json)");
-    *stage = true;
-  }
-  return stages;
-}
-
 namespace {
-/// Writes `files` into `dir` all or nothing.
-llvm::Error commitFiles(llvm::StringRef dir,
-                        llvm::ArrayRef<ArtifactFile> files) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return llvm::createStringError(ec, "cannot create '" + dir.str() +
-                                           "': " + ec.message());
-  std::vector<std::string> temporaries, finals;
-  auto removeAll = [](llvm::ArrayRef<std::string> paths) {
-    for (const std::string &path : paths)
-      llvm::sys::fs::remove(path);
-  };
-  for (const ArtifactFile &file : files) {
-    llvm::SmallString<256> final(dir);
-    llvm::sys::path::append(final, file.name);
-    int fd;
-    llvm::SmallString<256> temporary;
-    std::error_code ec =
-        llvm::sys::fs::createUniqueFile(final + ".tmp-%%%%%%", fd, temporary);
-    if (!ec) {
-      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-      os << file.contents;
-      os.close();
-      ec = os.error();
-      os.clear_error();
-      temporaries.push_back(std::string(temporary));
-    }
-    if (ec) {
-      removeAll(temporaries);
-      return llvm::createStringError(ec, "cannot write '" + std::string(final) +
-                                             "': " + ec.message());
-    }
-    finals.push_back(std::string(final));
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (std::error_code ec = llvm::sys::fs::rename(temporaries[i], finals[i])) {
-      removeAll(llvm::ArrayRef(finals).take_front(i));
-      removeAll(llvm::ArrayRef(temporaries).drop_front(i));
-      return llvm::createStringError(ec, "cannot write '" + finals[i] +
-                                             "': " + ec.message());
-    }
-  }
-  return llvm::Error::success();
-}
-
 /// The fatbin of every build's cubin, plus the PTX of the newest
 /// architecture that is not architecture-specific (for JIT compilation on
 /// newer GPUs).
@@ -162,22 +95,45 @@ tilec::renderKernelArtifacts(Location loc,
   return files;
 }
 
-LogicalResult tilec::writeArtifactFiles(Location loc, llvm::StringRef outputDir,
-                                        llvm::ArrayRef<ArtifactFile> files) {
-  if (llvm::Error error = commitFiles(outputDir, files)) {
-    emitError(loc) << llvm::toString(std::move(error));
-    return failure();
+llvm::Error tilec::writeArtifactFiles(llvm::StringRef dir,
+                                      llvm::ArrayRef<ArtifactFile> files) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError(ec, "cannot create '" + dir.str() +
+                                           "': " + ec.message());
+  std::vector<std::string> temporaries, finals;
+  auto removeAll = [](llvm::ArrayRef<std::string> paths) {
+    for (const std::string &path : paths)
+      llvm::sys::fs::remove(path);
+  };
+  for (const ArtifactFile &file : files) {
+    llvm::SmallString<256> final(dir);
+    llvm::sys::path::append(final, file.name);
+    int fd;
+    llvm::SmallString<256> temporary;
+    std::error_code ec =
+        llvm::sys::fs::createUniqueFile(final + ".tmp-%%%%%%", fd, temporary);
+    if (!ec) {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+      os << file.contents;
+      os.close();
+      ec = os.error();
+      os.clear_error();
+      temporaries.push_back(std::string(temporary));
+    }
+    if (ec) {
+      removeAll(temporaries);
+      return llvm::createStringError(ec, "cannot write '" + std::string(final) +
+                                             "': " + ec.message());
+    }
+    finals.push_back(std::string(final));
   }
-  return success();
-}
-
-LogicalResult
-tilec::writeKernelArtifacts(Location loc,
-                            llvm::ArrayRef<KernelArtifacts> builds,
-                            const ArtifactOptions &options) {
-  FailureOr<std::vector<ArtifactFile>> files =
-      renderKernelArtifacts(loc, builds, options);
-  if (failed(files))
-    return failure();
-  return writeArtifactFiles(loc, options.outputDir, *files);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (std::error_code ec = llvm::sys::fs::rename(temporaries[i], finals[i])) {
+      removeAll(llvm::ArrayRef(finals).take_front(i));
+      removeAll(llvm::ArrayRef(temporaries).drop_front(i));
+      return llvm::createStringError(ec, "cannot write '" + finals[i] +
+                                             "': " + ec.message());
+    }
+  }
+  return llvm::Error::success();
 }

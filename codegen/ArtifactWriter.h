@@ -40,18 +40,14 @@ struct EmitStages {
 
   /// True if any stage needs ptxas (cubin or fatbin).
   bool needsCubin() const { return cubin || fatbin; }
+  /// True if any stage is selected.
+  bool any() const { return llvm || ptx || cubin || fatbin || json; }
 };
-
-/// Parses a comma-separated list of stage names (`llvm`, `ptx`, `cubin`,
-/// `fatbin`, `json`); fails on an unknown or empty name.
-llvm::Expected<EmitStages> parseEmitStages(llvm::StringRef list);
 
 /// Where and how to write artifacts.
 struct ArtifactOptions {
   /// The stages to write.
   EmitStages stages;
-  /// The directory writeKernelArtifacts writes to; created if missing.
-  std::string outputDir = ".";
   /// The fatbinary executable; empty to search (see CudaToolkit.h).
   std::string fatbinaryPath;
   /// A CUDA toolkit root searched first for fatbinary.
@@ -79,16 +75,10 @@ renderKernelArtifacts(mlir::Location loc,
                       llvm::ArrayRef<KernelArtifacts> builds,
                       const ArtifactOptions &options);
 
-/// Writes `files` into `outputDir` (created if missing), all or nothing.
-/// Errors are reported at `loc`.
-mlir::LogicalResult writeArtifactFiles(mlir::Location loc,
-                                       llvm::StringRef outputDir,
-                                       llvm::ArrayRef<ArtifactFile> files);
-
-/// renderKernelArtifacts, then writeArtifactFiles into `options.outputDir`.
-mlir::LogicalResult writeKernelArtifacts(mlir::Location loc,
-                                         llvm::ArrayRef<KernelArtifacts> builds,
-                                         const ArtifactOptions &options);
+/// Writes `files` into `dir` (created if missing), all or nothing: every
+/// file is written under a temporary name first and renamed at the end.
+llvm::Error writeArtifactFiles(llvm::StringRef dir,
+                               llvm::ArrayRef<ArtifactFile> files);
 
 } // namespace tilec
 

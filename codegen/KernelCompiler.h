@@ -20,7 +20,7 @@
 //   mlir::FailureOr<tilec::KernelArtifacts> built =
 //       tilec::compileKernel(kernel, options, {path, tilec::sha256Hex(text)});
 //   if (failed(built)) return failure();
-//   ... collect one KernelArtifacts per arch, then writeKernelArtifacts.
+//   ... collect one KernelArtifacts per arch, then renderKernelArtifacts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,7 +90,7 @@ struct KernelArtifacts {
   /// Resource usage from `ptxas -v`; zeros unless assembled.
   PtxasResources resources;
   /// The metadata (docs/metadata.md) except for `binaries`, which
-  /// writeKernelArtifacts fills in.
+  /// renderKernelArtifacts fills in.
   nlohmann::ordered_json metadata;
 };
 

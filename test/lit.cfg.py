@@ -20,7 +20,7 @@ config.substitutions.append(("%specs", os.path.join(config.tilec_src_root, "spec
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 for tools_dir in config.tilec_tools_dirs:
-    llvm_config.with_environment("PATH", tools_dir, append_path=False)
+    llvm_config.with_environment("PATH", tools_dir, append_path=True)
 
 # ptxas for the codegen tests: CUDA_HOME, the toolkit CMake found, or PATH.
 cuda_bins = [d for d in (os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),

@@ -1,0 +1,377 @@
+//===- Driver.cpp - The tilec compilation driver --------------------------===//
+
+#include "compiler/Driver.h"
+
+#include "compiler/ASTPrinter.h"
+#include "compiler/Diagnostics.h"
+#include "compiler/Limits.h"
+#include "compiler/MLIRGen.h"
+#include "compiler/Parser.h"
+#include "compiler/Sema.h"
+#include "compiler/Target.h"
+
+#include "codegen/ArtifactWriter.h"
+#include "codegen/CudaToolkit.h"
+#include "codegen/KernelCompiler.h"
+#include "codegen/Ptxas.h"
+#include "codegen/Sha256.h"
+#include "codegen/Version.h"
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <sstream>
+
+using namespace tilec;
+
+namespace {
+
+struct StageInfo {
+  Stage S;
+  llvm::StringRef Name;
+  llvm::StringRef Extension;
+};
+
+constexpr StageInfo Stages[] = {
+    {Stage::AST, "ast", "ast"},       {Stage::Tile, "tile", "tile.mlir"},
+    {Stage::LLVM, "llvm", "ll"},      {Stage::PTX, "ptx", "ptx"},
+    {Stage::Cubin, "cubin", "cubin"}, {Stage::Fatbin, "fatbin", "fatbin"},
+    {Stage::JSON, "json", "json"},
+};
+
+/// The inputs of the per-kernel pipeline.
+struct KernelJob {
+  /// The parsed file.
+  const ast::File &File;
+  /// The kernel, as semantic analysis saw it.
+  const KernelInfo &Kernel;
+  /// The verified tile module of the kernel (null when no requested stage
+  /// needs it).
+  mlir::ModuleOp Module;
+};
+
+/// Returns true for the stages the code generator produces (from the tile
+/// module, for all architectures of a kernel at once: a fatbin holds them
+/// all).
+bool isCodegenStage(Stage S) { return S != Stage::AST && S != Stage::Tile; }
+
+/// One invocation of tilec.
+class Driver {
+public:
+  Driver(const DriverOptions &Options, llvm::raw_ostream &Out,
+         llvm::raw_ostream &Err)
+      : Options(Options), Out(Out), Err(Err),
+        Diags(nullptr, [&Err](const std::string &Text) { Err << Text; }) {}
+
+  int run();
+
+private:
+  bool parseOptions();
+  bool loadSource();
+  bool runKernelPipeline(const KernelJob &Job,
+                         std::vector<ArtifactFile> &Artifacts);
+  std::string printFrontEndStage(const KernelJob &Job, Stage S);
+  bool runCodegen(const KernelJob &Job, std::vector<ArtifactFile> &Artifacts);
+  bool writeArtifacts(const std::vector<ArtifactFile> &Artifacts);
+  void error(const std::string &Message) { Diags.error(SourceLoc(), Message); }
+
+  const DriverOptions &Options;
+  llvm::raw_ostream &Out;
+  llvm::raw_ostream &Err;
+  DiagnosticEngine Diags;
+
+  std::vector<Arch> Archs;
+  std::vector<Stage> Emit;
+  SemaOptions Sema;
+  std::unique_ptr<SourceFile> Source;
+};
+
+bool Driver::parseOptions() {
+  for (const std::string &Name : Options.Archs) {
+    std::optional<Arch> A = parseArch(Name);
+    if (!A) {
+      error("unknown architecture '" + Name + "' (valid: " + getArchList() +
+            ")");
+      continue;
+    }
+    if (!llvm::is_contained(Archs, *A))
+      Archs.push_back(*A);
+  }
+  if (Options.Archs.empty())
+    Archs.push_back(getDefaultArch());
+
+  for (const std::string &Name : Options.Emit) {
+    std::optional<Stage> S = parseStage(Name);
+    if (!S) {
+      error("unknown --emit stage '" + Name +
+            "' (valid: " + getStageList().str() + ")");
+      continue;
+    }
+    if (!llvm::is_contained(Emit, *S))
+      Emit.push_back(*S);
+  }
+  if (Options.Emit.empty())
+    Emit = getDefaultStages();
+  llvm::sort(Emit);
+
+  for (const std::string &Text : Options.Defines) {
+    std::size_t Equal = Text.find('=');
+    llvm::StringRef Name = llvm::StringRef(Text).substr(0, Equal);
+    bool ValidName =
+        !Name.empty() && !llvm::isDigit(Name.front()) &&
+        llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+    if (Equal == std::string::npos || !ValidName || Equal + 1 == Text.size()) {
+      error("-D " + Text + ": expected NAME=VALUE, such as -D block_M=64");
+      continue;
+    }
+    Sema.Defines.push_back({Name.str(), Text.substr(Equal + 1)});
+  }
+  Sema.SelectedKernels = Options.Kernels;
+  return !Diags.hasErrors();
+}
+
+bool Driver::loadSource() {
+  const std::string &Path = Options.InputPath;
+  if (llvm::sys::fs::is_directory(Path)) {
+    error("cannot read '" + Path + "': it is a directory");
+    return false;
+  }
+  bool Stdin = Path == "-";
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
+      Stdin ? llvm::MemoryBuffer::getSTDIN()
+            : llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!Buffer) {
+    error("cannot read '" + Path + "': " + Buffer.getError().message());
+    return false;
+  }
+  if ((*Buffer)->getBufferSize() > limits::MaxSourceBytes) {
+    error("'" + Path + "' is too large (" +
+          std::to_string((*Buffer)->getBufferSize()) + " bytes; the limit is " +
+          std::to_string(limits::MaxSourceBytes) + ")");
+    return false;
+  }
+  Source = std::make_unique<SourceFile>(Stdin ? "<stdin>" : Path,
+                                        (*Buffer)->getBuffer().str());
+  Diags.setFile(Source.get());
+  return true;
+}
+
+int Driver::run() {
+  if (!parseOptions() || !loadSource())
+    return 1;
+
+  // The front end.
+  // Semantic analysis of a file with syntax errors would report errors that
+  // are only consequences of the statements the parser dropped.
+  std::unique_ptr<ast::File> File = parseFile(*Source, Diags);
+  if (Diags.hasErrors())
+    return 1;
+  std::unique_ptr<Program> Prog = analyze(*File, Sema, Diags);
+  if (Diags.hasErrors())
+    return 1;
+  if (File->Kernels.empty()) {
+    error("'" + Source->getName() + "' defines no kernel");
+    return 1;
+  }
+  for (const KernelInfo &Kernel : Prog->Kernels)
+    if (Kernel.Selected)
+      for (Arch Target : Archs)
+        checkSharedMemoryLimit(Kernel, Target, Diags);
+  if (Diags.hasErrors())
+    return 1;
+
+  // MLIR generation, verification and the per-kernel pipelines. Verifier
+  // messages print like the front end's, against the same source.
+  mlir::MLIRContext Context(mlir::MLIRContext::Threading::DISABLED);
+  // Located messages only: no dump of the failing op in generic form.
+  Context.printOpOnDiagnostic(false);
+  loadFrontEndDialects(Context);
+  llvm::SourceMgr SourceMgr;
+  SourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(Source->getContents(), Source->getName(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler Handler(SourceMgr, &Context, Err);
+  bool NeedsModule =
+      llvm::any_of(Emit, [](Stage S) { return S != Stage::AST; });
+  bool Ok = true;
+  std::vector<ArtifactFile> Artifacts;
+  for (const KernelInfo &Kernel : Prog->Kernels) {
+    if (!Kernel.Selected)
+      continue;
+    mlir::OwningOpRef<mlir::ModuleOp> Module;
+    if (NeedsModule) {
+      Module = generateKernel(Context, *Source, Kernel);
+      if (mlir::failed(mlir::verify(*Module))) {
+        Ok = false;
+        continue;
+      }
+    }
+    Ok &= runKernelPipeline({*File, Kernel, Module.get()}, Artifacts);
+  }
+  if (!Ok || Diags.hasErrors())
+    return 1;
+
+  return writeArtifacts(Artifacts) ? 0 : 1;
+}
+
+bool Driver::runKernelPipeline(const KernelJob &Job,
+                               std::vector<ArtifactFile> &Artifacts) {
+  // The front end's stages, once per architecture.
+  const std::string &Name = Job.Kernel.Decl->Name.Name;
+  for (Arch Target : Archs)
+    for (Stage S : Emit)
+      if (!isCodegenStage(S))
+        Artifacts.push_back({Name + "." + getArchName(Target) + "." +
+                                 getStageExtension(S).str(),
+                             printFrontEndStage(Job, S)});
+
+  return runCodegen(Job, Artifacts);
+}
+
+/// Returns the code generator's stages among `Emit`.
+static EmitStages getCodegenStages(llvm::ArrayRef<Stage> Emit) {
+  EmitStages Stages;
+  for (Stage S : Emit) {
+    Stages.llvm |= S == Stage::LLVM;
+    Stages.ptx |= S == Stage::PTX;
+    Stages.cubin |= S == Stage::Cubin;
+    Stages.fatbin |= S == Stage::Fatbin;
+    Stages.json |= S == Stage::JSON;
+  }
+  return Stages;
+}
+
+bool Driver::runCodegen(const KernelJob &Job,
+                        std::vector<ArtifactFile> &Artifacts) {
+  EmitStages Stages = getCodegenStages(Emit);
+  if (!Stages.any())
+    return true;
+  mlir::ModuleOp Module = Job.Module;
+  mlir::tile::KernelOp Kernel = *Module.getOps<mlir::tile::KernelOp>().begin();
+  KernelSource SourceInfo{Source->getName(),
+                          sha256Hex(Source->getContents())};
+  std::vector<KernelArtifacts> Builds;
+  for (Arch Target : Archs) {
+    CodegenOptions Codegen;
+    Codegen.arch = getArchName(Target);
+    Codegen.optLevel = Options.OptLevel;
+    Codegen.assemble = Stages.needsCubin();
+    Codegen.ptxasPath = Options.PtxasPath;
+    Codegen.cudaPath = Options.CudaPath;
+    Codegen.printIRAfterAll = Options.PrintIRAfterAll;
+    Codegen.irDumpStream = &Err;
+    mlir::FailureOr<KernelArtifacts> Built =
+        compileKernel(Kernel, Codegen, SourceInfo);
+    if (mlir::failed(Built))
+      return false;
+    Builds.push_back(std::move(*Built));
+  }
+  ArtifactOptions Rendering;
+  Rendering.stages = Stages;
+  Rendering.cudaPath = Options.CudaPath;
+  mlir::FailureOr<std::vector<ArtifactFile>> Files =
+      renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
+  if (mlir::failed(Files))
+    return false;
+  llvm::append_range(Artifacts, std::move(*Files));
+  return true;
+}
+
+std::string Driver::printFrontEndStage(const KernelJob &Job, Stage S) {
+  if (S == Stage::AST) {
+    std::ostringstream OS;
+    printAST(OS, Job.File, Job.Kernel.Decl);
+    return OS.str();
+  }
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  mlir::ModuleOp Module = Job.Module;
+  Module.print(OS, mlir::OpPrintingFlags()
+                       .enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+                       .printNameLocAsPrefix());
+  return Text;
+}
+
+bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
+  bool Binary = llvm::any_of(
+      Emit, [](Stage S) { return S == Stage::Cubin || S == Stage::Fatbin; });
+  if (!Options.OutputDir && !Binary) {
+    for (std::size_t I = 0; I != Artifacts.size(); ++I) {
+      if (I)
+        Out << "// -----\n";
+      Out << Artifacts[I].contents;
+    }
+    Out.flush();
+    return true;
+  }
+  if (llvm::Error Failure =
+          writeArtifactFiles(Options.OutputDir.value_or("."), Artifacts)) {
+    error(llvm::toString(std::move(Failure)));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<Stage> tilec::parseStage(llvm::StringRef Name) {
+  for (const StageInfo &Info : Stages)
+    if (Info.Name == Name)
+      return Info.S;
+  return std::nullopt;
+}
+
+llvm::StringRef tilec::getStageName(Stage S) {
+  return Stages[static_cast<unsigned>(S)].Name;
+}
+
+llvm::StringRef tilec::getStageExtension(Stage S) {
+  return Stages[static_cast<unsigned>(S)].Extension;
+}
+
+llvm::StringRef tilec::getStageList() {
+  return "ast, tile, llvm, ptx, cubin, fatbin, json";
+}
+
+std::vector<Stage> tilec::getDefaultStages() {
+  return {Stage::Cubin, Stage::JSON};
+}
+
+int tilec::runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
+                     llvm::raw_ostream &Err) {
+  return Driver(Options, Out, Err).run();
+}
+
+void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath) {
+  Out << "tilec version " << TILEC_VERSION << "\n";
+  Out << "LLVM version " << LLVM_VERSION_STRING << "\n";
+  llvm::Expected<std::string> Ptxas =
+      findCudaTool("ptxas", PtxasPath, /*cudaPath=*/"");
+  if (!Ptxas) {
+    llvm::consumeError(Ptxas.takeError());
+    Out << "ptxas: not found";
+    if (!PtxasPath.empty())
+      Out << " (" << PtxasPath << ")";
+    Out << "\n";
+    return;
+  }
+  llvm::Expected<PtxasVersion> Version = queryPtxasVersion(*Ptxas);
+  if (!Version) {
+    llvm::consumeError(Version.takeError());
+    Out << "ptxas version unknown (" << *Ptxas << ")\n";
+    return;
+  }
+  Out << "ptxas version " << Version->text << " (" << *Ptxas << ")\n";
+}

@@ -1,0 +1,87 @@
+//===- Driver.h - The tilec compilation driver ------------------*- C++ -*-===//
+//
+// Runs a compilation: reads the source, runs the front end (parse, semantic
+// analysis with -D overrides), generates and verifies the tile dialect for
+// each selected kernel, then runs the per-kernel pipeline once per target
+// architecture to produce the requested stages. Artifacts are collected in
+// memory and written only when every kernel and target succeeded, so a
+// failed run leaves no partial output.
+//
+// Stages plug in at `Driver::runKernelPipeline` (Driver.cpp), which runs once
+// per kernel with its verified tile module: the front end's stages (ast,
+// tile) are printed per architecture there, and the code generator's stages
+// (llvm, ptx, cubin, fatbin, json) come from codegen/ for all the
+// architectures of the kernel at once (compileKernel per architecture, then
+// renderKernelArtifacts), appended to the same artifact list.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_COMPILER_DRIVER_H
+#define TILEC_COMPILER_DRIVER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// What tilec can emit, in pipeline order.
+enum class Stage { AST, Tile, LLVM, PTX, Cubin, Fatbin, JSON };
+
+/// Returns the stage named `Name` (`ast`, `tile`, `llvm`, `ptx`, `cubin`,
+/// `fatbin`, `json`), if any.
+std::optional<Stage> parseStage(llvm::StringRef Name);
+/// Returns the name of `S` as `--emit` spells it.
+llvm::StringRef getStageName(Stage S);
+/// Returns the file extension of `S`'s artifacts: `ast`, `tile.mlir`, `ll`,
+/// `ptx`, `cubin`, `fatbin`, `json`.
+llvm::StringRef getStageExtension(Stage S);
+/// Returns the valid stage names, comma-separated.
+llvm::StringRef getStageList();
+/// Returns the stages produced when `--emit` is not given.
+std::vector<Stage> getDefaultStages();
+
+/// The options of one compilation, as given on the command line.
+struct DriverOptions {
+  /// The `.tile` file (`-` for standard input).
+  std::string InputPath;
+  /// `--kernel`: the kernels to compile; empty compiles all.
+  std::vector<std::string> Kernels;
+  /// `--arch`: target architectures; empty means the default (sm_90a).
+  std::vector<std::string> Archs;
+  /// `-D`: `NAME=VALUE` overrides of compile-time parameters.
+  std::vector<std::string> Defines;
+  /// `--emit`: stage names; empty means getDefaultStages().
+  std::vector<std::string> Emit;
+  /// `-o`: the output directory; without it textual artifacts go to `Out`
+  /// and binary ones (cubin, fatbin) to the current directory.
+  std::optional<std::string> OutputDir;
+  /// `-O`: the optimization level (0..3) of LLVM, NVPTX and ptxas.
+  unsigned OptLevel = 3;
+  /// `--ptxas`: the ptxas to use; empty to search for it.
+  std::string PtxasPath;
+  /// `--cuda-path`: a CUDA toolkit root searched first for ptxas,
+  /// fatbinary and libdevice; empty to use CUDA_HOME, CUDA_PATH,
+  /// /usr/local/cuda and PATH.
+  std::string CudaPath;
+  /// `--print-ir-after-all`: dump the IR after every pass to `Err`.
+  bool PrintIRAfterAll = false;
+};
+
+/// Runs one compilation. Artifacts go to `OutputDir` or, without it, to `Out`
+/// (several separated by `// -----` lines) unless a binary stage was asked
+/// for, in which case they all go to the current directory; diagnostics go
+/// to `Err`. Returns the exit status: 0 on success, 1 on any error.
+int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
+              llvm::raw_ostream &Err);
+
+/// Prints the versions of tilec, LLVM and ptxas (found from `PtxasPath`, if
+/// not empty, or the usual places) to `Out`.
+void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath);
+
+} // namespace tilec
+
+#endif // TILEC_COMPILER_DRIVER_H

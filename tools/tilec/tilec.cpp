@@ -1,0 +1,113 @@
+//===- tilec.cpp - The tilec command-line tool ----------------------------===//
+//
+// Parses the command line and hands over to the driver library
+// (compiler/Driver.h). Exit status: 0 on success, 1 on any error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Driver.h"
+
+#include <CLI/CLI.hpp>
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace {
+
+constexpr const char *Examples = R"(Examples:
+  tilec specs/gemm.tile --emit=tile
+      print the verified tile dialect of every kernel, with source locations
+  tilec specs/gemm.tile --kernel gemm -D block_M=64 -D stages=2 --emit=ast
+      override compile-time parameters and print the analyzed AST
+  tilec specs/vector_add.tile --arch sm_90a -o out/
+      write out/vector_add.sm_90a.cubin and out/vector_add.sm_90a.json
+  tilec specs/vector_add.tile -D dtype=f16 --emit=ptx
+      print the PTX of the f16 variant
+  tilec specs/vector_add.tile --arch sm_80 --arch sm_90a --emit=fatbin,json -o out/
+      write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
+
+Stages (--emit, comma-separated): ast, tile, llvm, ptx, cubin, fatbin, json
+Architectures (--arch, repeatable; default sm_90a): sm_80, sm_86, sm_89, sm_90, sm_90a
+Default stages: cubin,json. Outputs: DIR/<kernel>.<arch>.<ext> with -o DIR;
+without -o, textual stages print to standard output and binary stages
+(cubin, fatbin) are written to the current directory.)";
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  CLI::App App("tilec: ahead-of-time compiler for tile-level GPU kernels "
+               "written in .tile");
+  App.footer(Examples);
+
+  tilec::DriverOptions Options;
+  std::string OutputDir;
+  bool Version = false;
+  App.add_option("file", Options.InputPath,
+                 "The .tile source file ('-' reads standard input)");
+  // Repeatable options take one value per occurrence, so that they never
+  // swallow the input file that follows them.
+  App.add_option("--kernel", Options.Kernels,
+                 "Compile only this kernel (repeatable)")
+      ->allow_extra_args(false);
+  App.add_option("--arch", Options.Archs,
+                 "Target architecture (repeatable; default sm_90a)")
+      ->allow_extra_args(false);
+  App.add_option("-D,--define", Options.Defines,
+                 "Override a compile-time parameter: -D NAME=VALUE")
+      ->allow_extra_args(false);
+  App.add_option("--emit", Options.Emit,
+                 "Stages to emit, comma-separated (ast, tile, llvm, ptx, "
+                 "cubin, fatbin, json)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  App.add_option("-o,--output-dir", OutputDir,
+                 "Write DIR/<kernel>.<arch>.<ext> instead of standard output");
+  App.add_option("-O,--opt-level", Options.OptLevel,
+                 "Optimization level of LLVM, NVPTX and ptxas (0-3; "
+                 "default 3)")
+      ->check(CLI::Range(0u, 3u));
+  App.add_option("--ptxas", Options.PtxasPath,
+                 "The ptxas to use (default: $CUDA_HOME/bin, "
+                 "/usr/local/cuda/bin, then PATH)");
+  App.add_option("--cuda-path", Options.CudaPath,
+                 "CUDA toolkit root searched first for ptxas, fatbinary and "
+                 "libdevice");
+  App.add_flag("--print-ir-after-all", Options.PrintIRAfterAll,
+               "Print the IR after every MLIR pass and every LLVM step to "
+               "standard error");
+  App.add_flag("--version", Version,
+               "Print the versions of tilec, LLVM and ptxas and exit");
+
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::Success &Info) {
+    return App.exit(Info);
+  } catch (const CLI::ParseError &Error) {
+    llvm::errs() << "tilec: error: " << Error.what()
+                 << "\nRun 'tilec --help' for usage.\n";
+    return 1;
+  }
+
+  int Status;
+  if (Version) {
+    tilec::printVersion(llvm::outs(), Options.PtxasPath);
+    Status = 0;
+  } else if (Options.InputPath.empty()) {
+    llvm::errs() << "tilec: error: no input file\nRun 'tilec --help' for "
+                    "usage.\n";
+    return 1;
+  } else {
+    if (App.count("-o"))
+      Options.OutputDir = OutputDir;
+    Status = tilec::runDriver(Options, llvm::outs(), llvm::errs());
+  }
+  // A failed write to standard output (a full disk) is an error, not an
+  // abort when the stream is destroyed.
+  llvm::outs().flush();
+  if (llvm::outs().has_error()) {
+    llvm::errs() << "tilec: error: cannot write to standard output: "
+                 << llvm::outs().error().message() << "\n";
+    llvm::outs().clear_error();
+    return 1;
+  }
+  return Status;
+}
