@@ -178,9 +178,11 @@ int run(const Options &options, GpuContext &gpu, TestReport &report) {
                     "no kernel in " + options.KernelDir +
                         " has a reference (vector_add, scale_add, gelu)");
     const KernelFile *VectorAdd =
-        findKernel(Kernels, "vector_add", TILERT_DTYPE_F32);
+        findKernel(Kernels, "vector_add", TILERT_DTYPE_F32, gpu.CcMajor,
+                   gpu.CcMinor);
     const KernelFile *ScaleAdd =
-        findKernel(Kernels, "scale_add", TILERT_DTYPE_F32);
+        findKernel(Kernels, "scale_add", TILERT_DTYPE_F32, gpu.CcMajor,
+                   gpu.CcMinor);
     if (!VectorAdd || !runsHere(gpu, *VectorAdd, report)) {
       report.record("runtime tests", false,
                     "they need a vector_add kernel this device can run");

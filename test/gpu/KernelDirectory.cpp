@@ -43,18 +43,23 @@ bool findKernels(const std::string &directory, TestReport &report,
 }
 
 const KernelFile *findKernel(const std::vector<KernelFile> &kernels,
-                             const std::string &name, tilertDType dtype) {
-  const KernelFile *AnyDType = nullptr;
+                             const std::string &name, tilertDType dtype,
+                             int ccMajor, int ccMinor) {
+  const KernelFile *Best = nullptr;
+  int BestRank = 0;
   for (const KernelFile &Kernel : kernels) {
     if (Kernel.Metadata.Name != name || !Kernel.Ref ||
         Kernel.DType == TILERT_DTYPE_INVALID)
       continue;
-    if (Kernel.DType == dtype)
-      return &Kernel;
-    if (!AnyDType)
-      AnyDType = &Kernel;
+    // The dtype matters most, then native machine code.
+    int Rank = 1 + 2 * (Kernel.DType == dtype) +
+               detail::sassRunsOn(Kernel.Metadata.Target, ccMajor, ccMinor);
+    if (Rank > BestRank) {
+      Best = &Kernel;
+      BestRank = Rank;
+    }
   }
-  return AnyDType;
+  return Best;
 }
 
 } // namespace tilert::gputest

@@ -22,16 +22,18 @@ struct KernelFile {
   tilertDType DType = TILERT_DTYPE_INVALID;
 };
 
-/// Parses every *.json in `directory` (sorted by name). A file that does not
+/// Parses every *.json under `directory`, recursively (sorted by path). A file that does not
 /// parse is a failed test in `report`. Returns false if the directory cannot
 /// be listed or holds no kernel metadata.
 bool findKernels(const std::string &directory, TestReport &report,
                  std::vector<KernelFile> &out);
 
 /// Returns the kernel named `name` of `dtype` (or of any dtype if none has
-/// it), or nullptr.
+/// it), or nullptr. Among equal candidates, one whose machine code runs
+/// natively on compute capability ccMajor.ccMinor comes first.
 const KernelFile *findKernel(const std::vector<KernelFile> &kernels,
-                             const std::string &name, tilertDType dtype);
+                             const std::string &name, tilertDType dtype,
+                             int ccMajor, int ccMinor);
 
 } // namespace tilert::gputest
 

@@ -14,8 +14,19 @@ BUILD_DIR=$build_dir "$root/tools/scripts/build.sh"
 echo "== lit tests"
 cmake --build "$build_dir" --target check-tilec
 
-echo "== unit, runtime and GPU tests (CTest)"
-ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
+echo "== unit and runtime tests (CTest)"
+ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)" -LE gpu
+
+# Run directly so that its message shows: without a GPU it prints
+# "SKIPPED: no CUDA GPU (...)" and exits 77.
+echo "== GPU tests"
+gpu_status=0
+"$build_dir/test/gpu/tilert-gpu-tests" || gpu_status=$?
+if ((gpu_status == 77)); then
+  echo "GPU tests skipped: no GPU on this machine (run tools/gpu/run_gpu_suite.sh on one)"
+elif ((gpu_status != 0)); then
+  exit "$gpu_status"
+fi
 
 echo "== fuzzing the front end for 60 s (clang-14, libFuzzer + ASan/UBSan)"
 CC=clang-14 CXX=clang++-14 cmake -G Ninja -S "$root" -B "$fuzz_dir" \
