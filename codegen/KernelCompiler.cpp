@@ -2,6 +2,7 @@
 
 #include "codegen/KernelCompiler.h"
 
+#include "codegen/Conversion/Passes.h"
 #include "codegen/CudaToolkit.h"
 #include "codegen/Libdevice.h"
 #include "codegen/NvptxBackend.h"
@@ -22,6 +23,10 @@ using namespace mlir;
 using namespace tilec;
 
 namespace {
+/// What compiling a kernel costs besides the operations it is made of (see
+/// KernelArtifacts::cost): about as much time as that many operations.
+constexpr uint64_t kFixedCost = 1024;
+
 /// Reports `error` at `loc` and returns failure.
 LogicalResult report(Location loc, llvm::Error error) {
   emitError(loc) << llvm::toString(std::move(error));
@@ -111,6 +116,9 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   KernelArtifacts artifacts;
   artifacts.kernelName = kernel.getSymName().str();
   artifacts.target = *target;
+  auto cost = (*module)->getAttrOfType<IntegerAttr>(kCodegenCostAttrName);
+  artifacts.cost = kFixedCost + (cost ? cost.getInt() : 0);
+  (*module)->removeAttr(kCodegenCostAttrName);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

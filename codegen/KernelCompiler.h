@@ -47,6 +47,11 @@ class KernelOp;
 
 namespace tilec {
 
+/// The most code the compileKernel calls of one compilation (all its kernels
+/// and architectures) should generate, in KernelArtifacts::cost units: the
+/// back end's time grows with it, and each kernel is bounded on its own.
+constexpr uint64_t kMaxCompilationCost = uint64_t(1) << 16;
+
 /// Options of compileKernel.
 struct CodegenOptions {
   /// Target architecture: sm_80, sm_86, sm_89, sm_90 or sm_90a.
@@ -92,6 +97,9 @@ struct KernelArtifacts {
   /// The metadata (docs/metadata.md) except for `binaries`, which
   /// renderKernelArtifacts fills in.
   nlohmann::ordered_json metadata;
+  /// What generating the code cost: the operations the lowering emitted
+  /// (`tile.codegen_cost`) plus a fixed cost for the back end and ptxas.
+  uint64_t cost = 0;
 };
 
 /// Compiles `kernel` (which is left unchanged) for `options.arch`. `source`

@@ -37,7 +37,7 @@ public:
       if (failed(lhs))
         return failure();
       FailureOr<GridExpr> rhs = build(op->getOperand(1), op->getLoc());
-      if (failed(rhs))
+      if (failed(rhs) || failed(check64Bit(op)))
         return failure();
       return GridExpr::binary(kind, *lhs, *rhs);
     };
@@ -46,24 +46,40 @@ public:
         .Case<arith::AddIOp>([&](auto) { return binary(Kind::Add); })
         .Case<arith::SubIOp>([&](auto) { return binary(Kind::Sub); })
         .Case<arith::MulIOp>([&](auto) { return binary(Kind::Mul); })
-        .Case<arith::DivSIOp, arith::DivUIOp>(
-            [&](auto) { return binary(Kind::Div); })
-        .Case<arith::RemSIOp, arith::RemUIOp>(
-            [&](auto) { return binary(Kind::Rem); })
-        .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>(
-            [&](auto) { return binary(Kind::CeilDiv); })
-        .Case<arith::MinSIOp, arith::MinUIOp>(
-            [&](auto) { return binary(Kind::Min); })
-        .Case<arith::MaxSIOp, arith::MaxUIOp>(
-            [&](auto) { return binary(Kind::Max); })
-        .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-              arith::ExtUIOp>([&](Operation *cast) {
-          return build(cast->getOperand(0), cast->getLoc());
-        })
+        .Case<arith::DivSIOp>([&](auto) { return binary(Kind::Div); })
+        .Case<arith::RemSIOp>([&](auto) { return binary(Kind::Rem); })
+        .Case<arith::CeilDivSIOp>([&](auto) { return binary(Kind::CeilDiv); })
+        .Case<arith::MinSIOp>([&](auto) { return binary(Kind::Min); })
+        .Case<arith::MaxSIOp>([&](auto) { return binary(Kind::Max); })
+        .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp,
+              arith::ExtSIOp, arith::ExtUIOp>(
+            [&](Operation *cast) -> FailureOr<GridExpr> {
+              FailureOr<GridExpr> operand =
+                  build(cast->getOperand(0), cast->getLoc());
+              if (failed(operand) || failed(check64Bit(cast)))
+                return failure();
+              return operand;
+            })
         .Default([&](Operation *other) { return fail(other->getLoc()); });
   }
 
 private:
+  /// The metadata computes in signed 64-bit integers: an op on a narrower
+  /// integer (a truncation, arithmetic that wraps at its width) would give
+  /// the runtime another grid than the program's.
+  LogicalResult check64Bit(Operation *op) {
+    SmallVector<Type> types(op->getResultTypes());
+    llvm::append_range(types, op->getOperandTypes());
+    auto narrow = llvm::find_if_not(types, [](Type type) {
+      return type.isIndex() || type.isSignlessInteger(64);
+    });
+    if (narrow == types.end())
+      return success();
+    return emitError(op->getLoc())
+           << "grid extent is not an expression over dims: it computes in "
+           << *narrow << ", the launch metadata in 64-bit integers";
+  }
+
   FailureOr<GridExpr> fail(Location loc) {
     emitError(loc) << "grid extent is not an expression over dims";
     return failure();

@@ -7,7 +7,6 @@
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -32,7 +31,7 @@ void tilec::populateTileToNVVMPipeline(
   pm.addPass(createConvertTileToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createLowerSCFToCF());
   pm.addPass(createConvertStdToNVVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

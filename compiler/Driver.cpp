@@ -94,6 +94,10 @@ private:
   std::vector<Stage> Emit;
   SemaOptions Sema;
   std::unique_ptr<SourceFile> Source;
+  /// What the kernels compiled so far cost (KernelArtifacts::cost).
+  std::uint64_t CodegenCost = 0;
+  /// Set once a kernel was not compiled for want of budget.
+  bool CodegenBudgetReported = false;
 };
 
 bool Driver::parseOptions() {
@@ -147,22 +151,45 @@ bool Driver::loadSource() {
     return false;
   }
   bool Stdin = Path == "-";
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
-      Stdin ? llvm::MemoryBuffer::getSTDIN()
-            : llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!Buffer) {
-    error("cannot read '" + Path + "': " + Buffer.getError().message());
+  std::string Name = Stdin ? "<stdin>" : Path;
+  llvm::Expected<llvm::sys::fs::file_t> File =
+      Stdin ? llvm::sys::fs::getStdinHandle()
+            : llvm::sys::fs::openNativeFileForRead(Path);
+  if (!File) {
+    error("cannot read '" + Path + "': " + llvm::toString(File.takeError()));
     return false;
   }
-  if ((*Buffer)->getBufferSize() > limits::MaxSourceBytes) {
-    error("'" + Path + "' is too large (" +
-          std::to_string((*Buffer)->getBufferSize()) + " bytes; the limit is " +
-          std::to_string(limits::MaxSourceBytes) + ")");
+  // At most one byte over the limit: a pipe or a device (/dev/zero) may
+  // never end.
+  std::string Contents;
+  std::error_code Failure;
+  constexpr std::size_t Chunk = 1 << 16;
+  while (Contents.size() <= limits::MaxSourceBytes) {
+    std::size_t Size = Contents.size();
+    Contents.resize(Size + Chunk);
+    llvm::Expected<std::size_t> Read = llvm::sys::fs::readNativeFile(
+        *File, llvm::MutableArrayRef<char>(Contents.data() + Size, Chunk));
+    if (!Read) {
+      Failure = llvm::errorToErrorCode(Read.takeError());
+      Contents.resize(Size);
+      break;
+    }
+    Contents.resize(Size + *Read);
+    if (*Read == 0)
+      break;
+  }
+  if (!Stdin)
+    llvm::sys::fs::closeFile(*File);
+  if (Failure) {
+    error("cannot read '" + Name + "': " + Failure.message());
     return false;
   }
-  Source = std::make_unique<SourceFile>(Stdin ? "<stdin>" : Path,
-                                        (*Buffer)->getBuffer().str());
+  if (Contents.size() > limits::MaxSourceBytes) {
+    error("'" + Name + "' is too large (more than " +
+          std::to_string(limits::MaxSourceBytes) + " bytes)");
+    return false;
+  }
+  Source = std::make_unique<SourceFile>(Name, std::move(Contents));
   Diags.setFile(Source.get());
   return true;
 }
@@ -264,6 +291,18 @@ bool Driver::runCodegen(const KernelJob &Job,
                           sha256Hex(Source->getContents())};
   std::vector<KernelArtifacts> Builds;
   for (Arch Target : Archs) {
+    // Each kernel is bounded, but a file may hold any number of them.
+    if (CodegenCost > kMaxCompilationCost) {
+      if (!CodegenBudgetReported)
+        mlir::emitError(Kernel.getLoc())
+            << "kernel '" << Kernel.getSymName() << "' is not compiled for "
+            << getArchName(Target)
+            << ": the kernels and architectures compiled before used up what "
+               "the code generator compiles in one run; compile fewer at "
+               "once (--kernel, --arch)";
+      CodegenBudgetReported = true;
+      return false;
+    }
     CodegenOptions Codegen;
     Codegen.arch = getArchName(Target);
     Codegen.optLevel = Options.OptLevel;
@@ -276,6 +315,7 @@ bool Driver::runCodegen(const KernelJob &Job,
         compileKernel(Kernel, Codegen, SourceInfo);
     if (mlir::failed(Built))
       return false;
+    CodegenCost += Built->cost;
     Builds.push_back(std::move(*Built));
   }
   ArtifactOptions Rendering;

@@ -536,8 +536,13 @@ mlir::Value Generator::genCast(mlir::Value V, ScalarKind From, ScalarKind To,
       return mlir::arith::IndexCastUIOp::create(B, L, Target, V);
     return mlir::arith::IndexCastOp::create(B, L, Target, V);
   }
-  if (From == ScalarKind::Index)
-    return mlir::arith::IndexCastOp::create(B, L, Target, V);
+  if (From == ScalarKind::Index) {
+    // Through i64 and a truncation: the canonicalizer folds
+    // index_cast(index_cast(x)) to x, which would drop the truncation of
+    // `cast<index>(cast<i32>(n))`.
+    V = mlir::arith::IndexCastOp::create(B, L, B.getI64Type(), V);
+    return genCast(V, ScalarKind::I64, To, L);
+  }
   unsigned FromBits = getBitWidth(From), ToBits = getBitWidth(To);
   if (FromBits == ToBits)
     return V; // i32 <-> u32, i8 <-> u8: the same signless integer.

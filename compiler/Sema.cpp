@@ -461,19 +461,16 @@ std::pair<unsigned, std::uint64_t> Sema::measure(Expr &E, bool &Reported) {
     Nodes = std::min(Cap, Nodes + ChildNodes);
   });
   auto *Call = dyn_cast<CallExpr>(&E);
-  if (Call && Call->Fn) {
-    const FnDecl &Callee = *Call->Fn;
-    Height = std::max(Height, Callee.InlinedHeight);
-    Nodes = std::min(Cap, Nodes + Callee.InlinedNodes);
-    // A callee already too deep was reported inside it.
-    if (Height + 1 > limits::MaxInlinedHeight &&
-        Callee.InlinedHeight <= limits::MaxInlinedHeight && !Reported) {
-      Reported = true;
-      Diags.error(E.getLoc(), "expression too deeply nested after inlining '" +
-                                  Callee.Name.Name + "' (more than " +
-                                  std::to_string(limits::MaxInlinedHeight) +
-                                  " levels)");
-    }
+  const FnDecl *Callee = Call ? Call->Fn : nullptr;
+  if (Callee) {
+    Height = std::max(Height, Callee->InlinedHeight);
+    Nodes = std::min(Cap, Nodes + Callee->InlinedNodes);
+  }
+  // Reported where the height crosses the limit (a deeper child or callee
+  // was reported where it crossed it), whatever the node.
+  if (Height == limits::MaxInlinedHeight && !Reported) {
+    Reported = true;
+    reportInlinedTooDeep(E.getLoc(), Callee);
   }
   E.InlinedHeight = Height + 1;
   return {Height + 1, Nodes};

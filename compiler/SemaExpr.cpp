@@ -364,6 +364,19 @@ void Sema::infer(Expr &E) {
     Height = std::max(Height, Child.InlinedHeight);
   });
   E.InlinedHeight = Height + 1;
+  // Function bodies are measured once all are analyzed (measureInlining).
+  if (CurKernel && Height == limits::MaxInlinedHeight) {
+    reportInlinedTooDeep(E.getLoc(), nullptr);
+    E.Ty = ExprType::getError();
+  }
+}
+
+void Sema::reportInlinedTooDeep(SourceLoc Loc, const FnDecl *Callee) {
+  Diags.error(Loc, "expression too deeply nested after inlining " +
+                       (Callee ? "'" + Callee->Name.Name + "'"
+                               : std::string("functions")) +
+                       " (more than " +
+                       std::to_string(limits::MaxInlinedHeight) + " levels)");
 }
 
 void Sema::inferName(NameExpr &E) {
@@ -543,13 +556,10 @@ void Sema::inferFnCall(CallExpr &E, const FnDecl &Fn) {
   countNodes(Fn.InlinedNodes, E.getLoc());
   E.InlinedHeight = Height + 1;
   // Function bodies are measured once all are analyzed (measureInlining); a
-  // callee already too deep was reported inside it.
-  if (CurKernel && Fn.InlinedHeight <= limits::MaxInlinedHeight &&
-      E.InlinedHeight > limits::MaxInlinedHeight) {
-    Diags.error(E.getLoc(), "expression too deeply nested after inlining '" +
-                                Fn.Name.Name + "' (more than " +
-                                std::to_string(limits::MaxInlinedHeight) +
-                                " levels)");
+  // callee or an argument already too deep was reported where it crossed
+  // the limit.
+  if (CurKernel && Height == limits::MaxInlinedHeight) {
+    reportInlinedTooDeep(E.getLoc(), &Fn);
     return;
   }
   if (Ok)
@@ -610,16 +620,17 @@ void Sema::inferScalarBuiltin(CallExpr &E, Builtin Id) {
       return;
     }
     E.Ty = Ty;
+    if (Id == Builtin::Ceildiv && RHS.Const &&
+        RHS.Const->K == Constant::Kind::Int && RHS.Const->Int == 0) {
+      Diags.error(E.getLoc(), "division by zero in 'ceildiv'");
+      E.Ty = ExprType::getError();
+      return;
+    }
     if (!LHS.Const || !RHS.Const ||
         !(Ty.isUntyped() || Ty.isScalar(ScalarKind::Index)))
       return;
     if (Id == Builtin::Ceildiv) {
       std::int64_t A = LHS.Const->Int, B = RHS.Const->Int;
-      if (B == 0) {
-        Diags.error(E.getLoc(), "division by zero in 'ceildiv'");
-        E.Ty = ExprType::getError();
-        return;
-      }
       if (A == INT64_MIN && B == -1) {
         Diags.error(E.getLoc(), "integer overflow in a constant expression");
         E.Ty = ExprType::getError();
@@ -909,6 +920,15 @@ void Sema::inferBinary(BinaryExpr &E) {
   }
 
   E.Ty = Ty;
+  // A constant zero divisor is an error even when the dividend is not
+  // constant: the division would be undefined on every thread.
+  bool Division = E.Op == BinaryOp::Div || E.Op == BinaryOp::Rem;
+  if (Division && !Foldable && isIntegerValued(Ty) && RHS.Const &&
+      RHS.Const->K == Constant::Kind::Int && RHS.Const->Int == 0) {
+    Diags.error(E.getLoc(), "integer division by zero in " + Op);
+    E.Ty = ExprType::getError();
+    return;
+  }
   if (!Foldable)
     return;
   if (Ty.getKind() == ExprType::Kind::UntypedFloat) {

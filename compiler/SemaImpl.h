@@ -169,6 +169,9 @@ public:
   /// common type and returns it (the error type, reported, if there is none).
   ExprType unify(ast::Expr &LHS, ast::Expr &RHS, SourceLoc Loc,
                  const std::string &What);
+  /// Reports an expression whose height crosses the limit once functions
+  /// (`Callee`, if it is a call) are inlined.
+  void reportInlinedTooDeep(SourceLoc Loc, const ast::FnDecl *Callee);
   /// Adds `N` expression nodes to the current kernel's inlined size,
   /// reporting at `Loc` when the budget is exceeded.
   void countNodes(std::uint64_t N, SourceLoc Loc);

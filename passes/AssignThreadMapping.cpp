@@ -11,6 +11,7 @@
 #include "passes/ThreadMapping.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <string>
@@ -24,6 +25,10 @@ using namespace mlir;
 using namespace tilec;
 
 namespace {
+/// The most the copies of a vectorized loop body, one per lane, may cost
+/// together (see estimateEmittedCost).
+constexpr uint64_t kMaxVectorizedBodyCost = 4096;
+
 /// Returns the buffer and indices of a `tile.load` or `tile.store`.
 std::pair<Value, OperandRange> accessOperands(Operation *op) {
   if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -79,8 +84,12 @@ int64_t preferredWidth(tile::ParallelOp loop) {
     width = std::max(width,
                      vectorChunkWidth(*access, elementType, kMaxVectorBytes));
   }
+  // Every lane gets its own copy of the body: a long body gets fewer lanes.
+  uint64_t bodyCost = estimateEmittedCost(loop.getBody().front());
   int64_t innermostExtent = loop.getExtents().back();
-  while (width > 1 && innermostExtent % width != 0)
+  while (width > 1 && (innermostExtent % width != 0 ||
+                       llvm::SaturatingMultiply(bodyCost, uint64_t(width)) >
+                           kMaxVectorizedBodyCost))
     width /= 2;
   return width;
 }
@@ -111,7 +120,7 @@ struct AssignThreadMapping
     kernel.walk([&](Operation *op) {
       if (!isa<tile::LoadOp, tile::StoreOp>(op))
         return;
-      auto [buffer, indices] = accessOperands(op);
+      Value buffer = accessOperands(op).first;
       auto type = cast<tile::BufferType>(buffer.getType());
       if (!type.isFragment())
         return;
@@ -122,10 +131,8 @@ struct AssignThreadMapping
         failed = true;
         return;
       }
-      bool identity = loop.getExtents() == type.getShape() &&
-                      llvm::equal(indices, loop.getInductionVars());
       Operation *alloc = buffer.getDefiningOp<tile::AllocFragmentOp>();
-      if (!identity || !alloc) {
+      if (!isDistributedFragmentAccess(op, loop) || !alloc) {
         op->emitOpError("of a fragment must be indexed by the induction "
                         "variables of its 'tile.parallel' loop, whose extents "
                         "must equal the fragment's shape ")

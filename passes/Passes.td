@@ -19,9 +19,10 @@ def TileAssignThreadMapping
     `tile.vector_width` attribute of the loop. `vec` is the widest 16-byte
     access among the loop's contiguous global accesses (`vec` elements of the
     innermost index, which must be the innermost induction variable plus an
-    invariant part), provided it divides the innermost extent; loops that
-    write per-thread `local` buffers use `vec = 1` because their iterations
-    must not interleave.
+    invariant part), provided it divides the innermost extent and the body,
+    emitted once per element of the vector, stays short (its estimated cost
+    times `vec` at most 4096); loops that write per-thread `local` buffers
+    use `vec = 1` because their iterations must not interleave.
 
     A fragment lives in the registers of the threads that own its elements.
     Every loop that accesses a fragment must index it with its induction

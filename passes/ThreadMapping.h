@@ -15,7 +15,11 @@
 #include <optional>
 
 namespace mlir {
+class Block;
 class Operation;
+namespace tile {
+class ParallelOp;
+} // namespace tile
 } // namespace mlir
 
 namespace tilec {
@@ -29,6 +33,30 @@ std::optional<int64_t> getVectorWidth(mlir::Operation *op);
 
 /// Records `width` as the vector width of `op`.
 void setVectorWidth(mlir::Operation *op, int64_t width);
+
+/// Returns true if `access`, a `tile.load` or `tile.store` of a fragment
+/// nested in `loop`, indexes the fragment the way the thread mapping
+/// distributes both: with the loop's induction variables, the loop's
+/// extents being the fragment's shape. Other fragment accesses cannot be
+/// lowered yet.
+bool isDistributedFragmentAccess(mlir::Operation *access,
+                                 mlir::tile::ParallelOp loop);
+
+/// What an expensive op costs once emitted (see getEmittedCost), and in 64
+/// bits.
+constexpr int64_t kExpensiveOpCost = 16;
+constexpr int64_t kWideExpensiveOpCost = 64;
+
+/// What `op` costs the back end once emitted, the unit of the code
+/// generator's size limits: 1, or more for transcendental functions
+/// (inlined libdevice calls) and divisions by a value that is not a
+/// constant (long instruction sequences).
+int64_t getEmittedCost(mlir::Operation *op);
+
+/// What emitting `block` once costs, estimated from its ops: a guarded
+/// access of global memory emits about 8 ops, an `unroll` loop its body once
+/// per trip. Saturates.
+uint64_t estimateEmittedCost(mlir::Block &block);
 
 /// The distribution of `total` flat elements over `threads` threads that
 /// take `width` consecutive elements per step.

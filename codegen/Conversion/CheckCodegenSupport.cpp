@@ -7,6 +7,7 @@
 #include "codegen/Conversion/Passes.h"
 
 #include "dialects/Tile/TileOps.h"
+#include "passes/ThreadMapping.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -33,6 +34,24 @@ bool isSupportedElementType(Type type) {
          type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
          type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
          type.isSignlessInteger(64);
+}
+
+/// Returns the buffer of a `tile.load` or `tile.store`, or null.
+Value getAccessedBuffer(Operation *op) {
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getBuffer();
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return store.getBuffer();
+  return Value();
+}
+
+/// False for an access of a fragment that is not inside a `tile.parallel`
+/// loop or does not index the fragment like the loop distributes it (a
+/// broadcast `m[0]`, a transpose, a loop of another shape).
+bool isLowerableFragmentAccess(Operation *access) {
+  auto loop = access->getParentOfType<tile::ParallelOp>();
+  return loop && !loop->getParentOfType<tile::ParallelOp>() &&
+         tilec::isDistributedFragmentAccess(access, loop);
 }
 
 struct CheckCodegenSupport
@@ -62,6 +81,18 @@ struct CheckCodegenSupport
         // The bodies of unsupported tile ops are still checked; those of
         // foreign ops are foreign too.
         return isTile ? WalkResult::advance() : WalkResult::skip();
+      }
+      Value buffer = getAccessedBuffer(op);
+      auto type = buffer ? cast<tile::BufferType>(buffer.getType())
+                         : tile::BufferType();
+      if (type && type.isFragment() && !isLowerableFragmentAccess(op)) {
+        unsupported(op->getLoc(), [&](InFlightDiagnostic &diag) {
+          diag << "'" << op->getName()
+               << "' of a fragment not indexed by the induction variables of "
+                  "a 'tile.parallel' loop over its shape [";
+          llvm::interleaveComma(type.getShape(), diag);
+          diag << "]";
+        });
       }
       for (Type type : op->getResultTypes()) {
         auto buffer = dyn_cast<tile::BufferType>(type);

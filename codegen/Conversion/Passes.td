@@ -37,12 +37,34 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
     otherwise; fragments and local buffers become per-thread `llvm.alloca`s
     that SROA turns into registers; loops and conditionals become `scf`.
     Scalar `arith`/`math` code is kept for `convert-std-to-nvvm`.
+
+    A kernel whose loops unroll to more code than the back end compiles in
+    a few seconds is a located error; what the module's kernels cost is
+    recorded in its `tile.codegen_cost` attribute.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
     "::mlir::NVVM::NVVMDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::arith::ArithDialect",
+  ];
+}
+
+def LowerSCFToCF : Pass<"lower-scf-to-cf", "::mlir::ModuleOp"> {
+  let summary = "Lowers structured control flow to branches in linear time";
+  let description = [{
+    Applies upstream's `scf` to `cf` patterns, but visits the structured
+    ops of a block from the last to the first (and nested ops before the
+    ops that hold them). Lowering an op splits its block and moves the ops
+    after it into a new block; upstream's `convert-scf-to-cf` visits ops in
+    program order, so every split moves the whole rest of the block, which
+    is quadratic in the number of guarded accesses of a fully unrolled loop
+    (16K guarded stores took minutes and 20 GB). Backwards, only the ops
+    up to the next, already lowered, structured op move. Ops that patterns
+    create (`scf.parallel` becomes `scf.for`) are lowered in another round.
+  }];
+  let dependentDialects = [
+    "::mlir::cf::ControlFlowDialect",
   ];
 }
 
@@ -53,7 +75,9 @@ def ConvertStdToNVVM : Pass<"convert-std-to-nvvm", "::mlir::ModuleOp"> {
     to the LLVM dialect, and `math` to calls of libdevice's `__nv_*`
     functions (transcendentals; linked later by the code generator) or LLVM
     intrinsics. `index` is 64 bits wide. Expects structured control flow to
-    be lowered to `cf` already (`convert-scf-to-cf`).
+    be lowered to `cf` already (`lower-scf-to-cf`). `arith.ceildivsi`,
+    `ceildivui` and `floordivsi`, which have no LLVM counterpart, are expanded
+    into divisions and selects first.
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

@@ -46,9 +46,21 @@ constexpr int64_t kMaxUnrolledSteps = 8;
 /// Loops that access fragments are unrolled up to this many steps, so that
 /// every fragment index is a constant and the fragment lives in registers.
 constexpr int64_t kMaxUnrolledFragmentSteps = 64;
+/// ... and when their unrolled steps cost at most this much (estimated, see
+/// kMaxKernelCost): more registers than a thread has cannot be saved anyway.
+constexpr int64_t kMaxUnrolledParallelCost = 8192;
 /// `tile.fill`/`tile.clear` of at most this many elements per thread are
 /// emitted as straight-line stores.
 constexpr int64_t kMaxUnrolledFill = 256;
+
+/// The most a kernel may cost once its loops are unrolled (and its parallel
+/// steps and lanes emitted), in operations emitted by the lowering. The
+/// back end (LLVM's optimizer, ptxas) is superlinear in the size of a
+/// function: this keeps the compilation of any kernel within seconds.
+constexpr int64_t kMaxKernelCost = int64_t(1) << 15;
+/// Local memory per thread (fragments, local arrays and variables): the
+/// limit of every architecture since sm_20.
+constexpr int64_t kMaxPrivateBytes = 512 * 1024;
 
 /// Address space of global memory in NVVM.
 constexpr unsigned kGlobalAddressSpace = 1;
@@ -102,14 +114,28 @@ Type storageTypeOf(Type elementType) {
   return elementType;
 }
 
+/// Adds up the cost of the ops a builder creates.
+struct CostCounter : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    cost += getEmittedCost(op);
+  }
+
+  int64_t cost = 0;
+};
+
 /// Lowers one `tile.kernel` into an `llvm.func` inserted before it.
 class KernelLowering {
 public:
   explicit KernelLowering(tile::KernelOp kernel)
-      : kernel(kernel), builder(kernel) {}
+      : kernel(kernel), builder(kernel) {
+    builder.setListener(&counter);
+  }
 
   /// Emits the function and erases the kernel.
   LogicalResult run();
+  /// What the emitted code costs (see kMaxKernelCost).
+  int64_t getCost() const { return counter.cost; }
 
 private:
   //===--- Setup ----------------------------------------------------------===//
@@ -120,6 +146,7 @@ private:
   //===--- Uniform and per-lane code --------------------------------------===//
   LogicalResult emitBlock(Block &block, Lane &lane);
   LogicalResult emitOp(Operation &op, Lane &lane);
+  LogicalResult reportTooLarge(Operation &op);
   LogicalResult emitLoad(tile::LoadOp load, Lane &lane);
   LogicalResult emitStore(tile::StoreOp store, Lane &lane);
   LogicalResult emitFill(Operation *op, Value buffer, Value value);
@@ -155,6 +182,7 @@ private:
   SmallVector<Value> lookup(Lane &lane, ValueRange values);
 
   tile::KernelOp kernel;
+  CostCounter counter;
   OpBuilder builder;
   int64_t threads = 0;
   Value threadIndex;
@@ -295,6 +323,7 @@ LogicalResult KernelLowering::allocatePrivateBuffers() {
   Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
                                        builder.getI64IntegerAttr(1));
   auto pointerType = LLVM::LLVMPointerType::get(builder.getContext());
+  int64_t totalBytes = 0;
   WalkResult result = kernel.walk([&](Operation *op) {
     if (!isa<tile::AllocFragmentOp, tile::AllocLocalOp, tile::AllocVarOp>(op))
       return WalkResult::advance();
@@ -313,6 +342,15 @@ LogicalResult KernelLowering::allocatePrivateBuffers() {
       buffer.isFragment = true;
       buffer.size =
           ThreadDistribution{buffer.size, threads, *width}.elementsPerThread();
+    }
+    totalBytes += buffer.size * storageBytes(buffer.elementType);
+    if (totalBytes > kMaxPrivateBytes) {
+      emitError(op->getLoc())
+          << "kernel '" << kernel.getSymName() << "' needs " << totalBytes
+          << " bytes of local memory per thread with this allocation, but "
+             "at most "
+          << kMaxPrivateBytes << " are available";
+      return WalkResult::interrupt();
     }
     auto storage = LLVM::LLVMArrayType::get(buffer.storageType, buffer.size);
     buffer.base =
@@ -336,6 +374,8 @@ LogicalResult KernelLowering::emitBlock(Block &block, Lane &lane) {
 }
 
 LogicalResult KernelLowering::emitOp(Operation &op, Lane &lane) {
+  if (counter.cost > kMaxKernelCost)
+    return reportTooLarge(op);
   OpBuilder::InsertionGuard guard(builder);
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case<tile::AllocFragmentOp, tile::AllocLocalOp, tile::AllocVarOp>(
@@ -373,6 +413,22 @@ LogicalResult KernelLowering::emitOp(Operation &op, Lane &lane) {
         builder.clone(*op, lane.map);
         return success();
       });
+}
+
+LogicalResult KernelLowering::reportTooLarge(Operation &op) {
+  // The outermost loop that repeats `op` is the one to make smaller.
+  Operation *culprit = &op;
+  for (Operation *parent = op.getParentOp(); parent != kernel;
+       parent = parent->getParentOp())
+    if (isa<tile::UnrollOp, tile::ParallelOp>(parent))
+      culprit = parent;
+  return emitError(culprit->getLoc())
+         << "kernel '" << kernel.getSymName()
+         << "' is too large for the code generator: more than "
+         << kMaxKernelCost
+         << " operations once its loops are unrolled (a transcendental "
+            "function or a division counts "
+         << kExpensiveOpCost << ", " << kWideExpensiveOpCost << " in 64 bits)";
 }
 
 LogicalResult KernelLowering::emitLoad(tile::LoadOp load, Lane &lane) {
@@ -565,10 +621,6 @@ ParallelPlan KernelLowering::planParallel(tile::ParallelOp loop,
       if (auto buffer = dyn_cast<tile::BufferType>(operand.getType()))
         accessesFragment |= buffer.isFragment();
   });
-  int64_t steps = plan.distribution.steps();
-  plan.unrolled = steps <= kMaxUnrolledSteps ||
-                  (accessesFragment && steps <= kMaxUnrolledFragmentSteps);
-
   for (Operation &op : loop.getBody().front()) {
     if (!isa<tile::LoadOp, tile::StoreOp>(op))
       continue;
@@ -586,6 +638,15 @@ ParallelPlan KernelLowering::planParallel(tile::ParallelOp loop,
     if (access->dynamicRowStride)
       plan.dynamicRowStride.insert(&op);
   }
+
+  // Every step emits the body once per lane, twice with a fast path.
+  int64_t steps = plan.distribution.steps();
+  uint64_t unrolledCost = llvm::SaturatingMultiply(
+      estimateEmittedCost(loop.getBody().front()),
+      uint64_t(steps * width * (plan.chunkWidths.empty() ? 1 : 2)));
+  plan.unrolled = (steps <= kMaxUnrolledSteps ||
+                   (accessesFragment && steps <= kMaxUnrolledFragmentSteps)) &&
+                  unrolledCost <= kMaxUnrolledParallelCost;
   return plan;
 }
 
@@ -867,9 +928,16 @@ struct ConvertTileToLLVM
   void runOnOperation() override {
     SmallVector<tile::KernelOp> kernels(
         getOperation().getOps<tile::KernelOp>());
-    for (tile::KernelOp kernel : kernels)
-      if (failed(KernelLowering(kernel).run()))
+    int64_t cost = 0;
+    for (tile::KernelOp kernel : kernels) {
+      KernelLowering lowering(kernel);
+      if (failed(lowering.run()))
         return signalPassFailure();
+      cost += lowering.getCost();
+    }
+    getOperation()->setAttr(
+        kCodegenCostAttrName,
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), cost));
   }
 };
 } // namespace

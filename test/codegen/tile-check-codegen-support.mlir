@@ -58,6 +58,30 @@ tile.kernel @fp8(%A: !tile.buffer<?xf8E4M3FN, global> {tile.name = "A", tile.sha
 
 // -----
 
+// Fragments are accessed only as their parallel loops distribute them.
+tile.kernel @fragments(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                       %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(32) as (%bx) {
+    %F = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+    %c0 = arith.constant 0 : index
+    tile.parallel (%i) in [64] {
+      %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
+      tile.store %x, %F[%i] : !tile.buffer<64xf32, fragment>
+      // expected-error @below {{'tile.load' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
+      %y = tile.load %F[%c0] : !tile.buffer<64xf32, fragment>
+    }
+    tile.parallel (%i) in [32] {
+      %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
+      // expected-error @below {{'tile.store' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
+      tile.store %x, %F[%i] : !tile.buffer<64xf32, fragment>
+    }
+    // expected-error @below {{'tile.load' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
+    %z = tile.load %F[%c0] : !tile.buffer<64xf32, fragment>
+  }
+}
+
+// -----
+
 // Supported kernels pass without diagnostics.
 tile.kernel @supported(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                        %N: index {tile.name = "N"}, %s: f32 {tile.name = "s"}) {

@@ -8,7 +8,10 @@ tiles of every scope), runs `tilec --emit=tile` on each and checks that
   * a program tilec accepts produces IR that the MLIR verifier accepts (a
     verifier message means semantic analysis let through something the
     dialect rejects),
-  * that IR parses back with tile-opt.
+  * that IR parses back with tile-opt,
+  * the code generator (`--emit=ptx,json`) then compiles it or reports
+    located errors (such as "... is not supported by the sm_90a code
+    generator yet"), never a crash, an LLVM error or an unlocated message.
 
     test/fuzz/random-programs.py BUILD_DIR [COUNT [SEED]]
 
@@ -17,6 +20,7 @@ Exits with status 1 and prints the offending programs on any failure.
 
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -182,6 +186,28 @@ class Generator:
         return '\n'.join(out) + '\n'
 
 
+CRASH_MARKERS = ['LLVM ERROR', 'Assertion', 'Stack dump', 'PLEASE submit',
+                 'terminate called', 'UNREACHABLE']
+
+
+def codegen_problem(path, run):
+    """What is wrong with a run of the code generator on `path`, if any."""
+    if run.returncode not in (0, 1):
+        return 'code generator exit status %d' % run.returncode
+    for marker in CRASH_MARKERS:
+        if marker in run.stderr:
+            return 'code generator crashed (%s)' % marker
+    errors = [line for line in run.stderr.split('\n') if ': error: ' in line]
+    if run.returncode == 0 and errors:
+        return 'code generator succeeded with errors'
+    if run.returncode == 1 and not errors:
+        return 'code generator failed without an error'
+    located = re.compile(re.escape(path) + r':\d+:\d+: error: ')
+    if any(not located.match(line) for line in errors):
+        return 'code generator error without a location'
+    return None
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -190,7 +216,7 @@ def main():
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     tilec = os.path.join(build, 'tools', 'tilec', 'tilec')
     tile_opt = os.path.join(build, 'tools', 'tile-opt', 'tile-opt')
-    failures = accepted = 0
+    failures = accepted = lowered = 0
     with tempfile.TemporaryDirectory() as scratch:
         for i in range(count):
             source = Generator(seed * 1000003 + i).program()
@@ -211,12 +237,18 @@ def main():
                                        text=True, timeout=60)
                 if parse.returncode != 0:
                     problem = 'tile-opt could not parse the IR'
+                else:
+                    run = subprocess.run([tilec, path, '--emit=ptx,json'],
+                                         capture_output=True, text=True,
+                                         timeout=60)
+                    problem = codegen_problem(path, run)
+                    lowered += run.returncode == 0
             if problem:
                 failures += 1
                 print('FAIL (%s): program %d\n%s\n%s' % (
                     problem, i, source, run.stderr[-2000:]))
-    print('%d programs, %d accepted, %d failures' % (count, accepted,
-                                                     failures))
+    print('%d programs, %d accepted, %d compiled, %d failures' % (
+        count, accepted, lowered, failures))
     sys.exit(1 if failures else 0)
 
 
