@@ -3,6 +3,7 @@
 #include "compiler/Types.h"
 
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -145,6 +146,9 @@ std::string Constant::toString() const {
   case Kind::Int:
     return std::to_string(Int);
   case Kind::Float: {
+    // NaN never reads back as itself (and printf may spell it "-nan").
+    if (std::isnan(Float))
+      return "nan";
     // The shortest spelling that reads back as the same double.
     char Buf[32];
     for (int Precision = 1; Precision <= 17; ++Precision) {

@@ -540,6 +540,9 @@ LogicalResult KernelLowering::emitCountedLoop(Operation *op, Value upperBound,
     APInt tripCount;
     if (!matchPattern(upperBound, m_ConstantInt(&tripCount)))
       return op->emitOpError("trip count must be a compile-time constant");
+    // Even an empty body must not spin for 2^62 trips.
+    if (tripCount.getSExtValue() > kMaxKernelCost)
+      return reportTooLarge(*op);
     for (int64_t i = 0, e = tripCount.getSExtValue(); i < e; ++i) {
       lane.map.map(iv, indexConstant(loc, i));
       if (failed(emitBlock(body, lane)))

@@ -34,3 +34,16 @@ tile.kernel @fragment_mismatch(%A: !tile.buffer<?xf32, global> {tile.name = "A",
     }
   }
 }
+
+// -----
+
+// An unrolled loop longer than a kernel may be, even with an empty body.
+tile.kernel @endless_unroll(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                            %N: index {tile.name = "N"}) {
+  %big = arith.constant 4611686018427387904 : index
+  tile.launch grid(%N) threads(32) as (%bx) {
+    // expected-error @below {{kernel 'endless_unroll' is too large for the code generator: more than 32768 operations once its loops are unrolled}}
+    tile.unroll %u to %big {
+    }
+  }
+}
