@@ -331,3 +331,24 @@ int64_t tilec::vectorChunkWidth(const ContiguousAccess &access,
     width = std::min<int64_t>(width, int64_t(1) << access.alignmentLog2);
   return std::max<int64_t>(width, 1);
 }
+
+SmallVector<VectorizableAccess>
+tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
+  SmallVector<VectorizableAccess> found;
+  for (Operation &op : loop.getBody().front()) {
+    Value buffer;
+    if (auto load = dyn_cast<tile::LoadOp>(op))
+      buffer = load.getBuffer();
+    else if (auto store = dyn_cast<tile::StoreOp>(op))
+      buffer = store.getBuffer();
+    else
+      continue;
+    std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
+    if (!access)
+      continue;
+    Type elementType = cast<tile::BufferType>(buffer.getType()).getElementType();
+    found.push_back(
+        {&op, *access, vectorChunkWidth(*access, elementType, loopWidth)});
+  }
+  return found;
+}

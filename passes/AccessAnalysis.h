@@ -94,6 +94,23 @@ analyzeContiguousAccess(mlir::Operation *access, mlir::tile::ParallelOp loop);
 int64_t vectorChunkWidth(const ContiguousAccess &access, mlir::Type elementType,
                          int64_t loopWidth);
 
+/// A contiguous access of a parallel loop and the widest chunk in which it
+/// may be vectorized.
+struct VectorizableAccess {
+  /// The `tile.load` or `tile.store`.
+  mlir::Operation *op;
+  /// Its analysis (analyzeContiguousAccess).
+  ContiguousAccess access;
+  /// Its vectorChunkWidth.
+  int64_t chunkWidth;
+};
+
+/// Returns the loads and stores directly in `loop`'s body that are contiguous
+/// (analyzeContiguousAccess), with their chunk width in a loop of vector
+/// width `loopWidth`, in body order.
+llvm::SmallVector<VectorizableAccess>
+findContiguousAccesses(mlir::tile::ParallelOp loop, int64_t loopWidth);
+
 } // namespace tilec
 
 #endif // TILEC_PASSES_ACCESSANALYSIS_H

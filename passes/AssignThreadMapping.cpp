@@ -72,18 +72,9 @@ int64_t preferredWidth(tile::ParallelOp loop) {
   if (writesLocalBuffer(loop))
     return 1;
   int64_t width = 1;
-  for (Operation &op : loop.getBody().front()) {
-    if (!isa<tile::LoadOp, tile::StoreOp>(op))
-      continue;
-    std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
-    if (!access)
-      continue;
-    Type elementType =
-        cast<tile::BufferType>(accessOperands(&op).first.getType())
-            .getElementType();
-    width = std::max(width,
-                     vectorChunkWidth(*access, elementType, kMaxVectorBytes));
-  }
+  for (const VectorizableAccess &access :
+       findContiguousAccesses(loop, kMaxVectorBytes))
+    width = std::max(width, access.chunkWidth);
   // Every lane gets its own copy of the body: a long body gets fewer lanes.
   uint64_t bodyCost = estimateEmittedCost(loop.getBody().front());
   int64_t innermostExtent = loop.getExtents().back();

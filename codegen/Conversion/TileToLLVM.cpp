@@ -624,22 +624,12 @@ ParallelPlan KernelLowering::planParallel(tile::ParallelOp loop,
       if (auto buffer = dyn_cast<tile::BufferType>(operand.getType()))
         accessesFragment |= buffer.isFragment();
   });
-  for (Operation &op : loop.getBody().front()) {
-    if (!isa<tile::LoadOp, tile::StoreOp>(op))
+  for (const VectorizableAccess &access : findContiguousAccesses(loop, width)) {
+    if (access.chunkWidth < 2)
       continue;
-    std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
-    if (!access)
-      continue;
-    Value buffer = isa<tile::LoadOp>(op) ? cast<tile::LoadOp>(op).getBuffer()
-                                         : cast<tile::StoreOp>(op).getBuffer();
-    Type elementType =
-        cast<tile::BufferType>(buffer.getType()).getElementType();
-    int64_t chunk = vectorChunkWidth(*access, elementType, width);
-    if (chunk < 2)
-      continue;
-    plan.chunkWidths[&op] = chunk;
-    if (access->dynamicRowStride)
-      plan.dynamicRowStride.insert(&op);
+    plan.chunkWidths[access.op] = access.chunkWidth;
+    if (access.access.dynamicRowStride)
+      plan.dynamicRowStride.insert(access.op);
   }
 
   // Every step emits the body once per lane, twice with a fast path.
