@@ -287,8 +287,7 @@ bool Driver::runCodegen(const KernelJob &Job,
     return true;
   mlir::ModuleOp Module = Job.Module;
   mlir::tile::KernelOp Kernel = *Module.getOps<mlir::tile::KernelOp>().begin();
-  KernelSource SourceInfo{Source->getName(),
-                          sha256Hex(Source->getContents())};
+  KernelSource SourceInfo{Source->getName(), sha256Hex(Source->getContents())};
   std::vector<KernelArtifacts> Builds;
   for (Arch Target : Archs) {
     // Each kernel is bounded, but a file may hold any number of them.

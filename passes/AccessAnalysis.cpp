@@ -346,7 +346,8 @@ tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
     std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
     if (!access)
       continue;
-    Type elementType = cast<tile::BufferType>(buffer.getType()).getElementType();
+    Type elementType =
+        cast<tile::BufferType>(buffer.getType()).getElementType();
     found.push_back(
         {&op, *access, vectorChunkWidth(*access, elementType, loopWidth)});
   }

@@ -1,4 +1,5 @@
-//===- TileDialect.cpp - The tile dialect ----------------------------------===//
+//===- TileDialect.cpp - The tile dialect
+//----------------------------------===//
 //
 // Registers the ops, types and attributes of the `tile` dialect.
 //

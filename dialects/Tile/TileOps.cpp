@@ -1,4 +1,5 @@
-//===- TileOps.cpp - Operations of the tile dialect ------------------------===//
+//===- TileOps.cpp - Operations of the tile dialect
+//------------------------===//
 //
 // Custom assembly formats, builders and verifiers of the `tile` ops.
 //
@@ -42,8 +43,7 @@ static LogicalResult verifyScope(Operation *op, StringRef role, Value buffer,
   MemoryScope scope = bufferType(buffer).getScope();
   if (llvm::is_contained(allowed, scope))
     return success();
-  InFlightDiagnostic diag = op->emitOpError()
-                            << role << " must be a ";
+  InFlightDiagnostic diag = op->emitOpError() << role << " must be a ";
   llvm::interleave(
       allowed, diag, [&](MemoryScope s) { diag << stringifyMemoryScope(s); },
       " or ");
@@ -115,7 +115,7 @@ StringRef KernelOp::getArgName(unsigned index) {
 }
 
 void KernelOp::getAsmBlockArgumentNames(Region &region,
-                                         OpAsmSetValueNameFn setNameFn) {
+                                        OpAsmSetValueNameFn setNameFn) {
   if (&region != &getBody() || region.empty())
     return;
   for (BlockArgument arg : region.front().getArguments()) {
@@ -194,8 +194,8 @@ LogicalResult KernelOp::verify() {
     } else if (type.isIntOrFloat()) {
       group = ArgGroup::Scalar;
     } else {
-      return emitOpError("argument '") << name << "' has unsupported type "
-                                       << type;
+      return emitOpError("argument '")
+             << name << "' has unsupported type " << type;
     }
     if (group < previous)
       return emitOpError("argument '")
@@ -259,7 +259,7 @@ void LaunchOp::print(OpAsmPrinter &printer) {
                         [&](BlockArgument index) { printer << index; });
   printer << ")";
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                {getThreadsAttrName().getValue()});
+                                           {getThreadsAttrName().getValue()});
   printer << ' ';
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
@@ -357,12 +357,10 @@ LogicalResult CopyOp::verify() {
     return emitOpError("cannot copy from global to global memory");
   if (sourceIndexed && getSourceIndices().size() != source.getShape().size())
     return emitOpError("source region origin needs ")
-           << source.getRank() << " indices, got "
-           << getSourceIndices().size();
+           << source.getRank() << " indices, got " << getSourceIndices().size();
   if (targetIndexed && getTargetIndices().size() != target.getShape().size())
     return emitOpError("target region origin needs ")
-           << target.getRank() << " indices, got "
-           << getTargetIndices().size();
+           << target.getRank() << " indices, got " << getTargetIndices().size();
 
   if (!sourceIndexed && !targetIndexed) {
     if (source.getShape() != target.getShape())
@@ -382,8 +380,8 @@ LogicalResult CopyOp::verify() {
                        "tensor with the region origin");
   if (extentType.getRank() > indexed.getRank())
     return emitOpError("region rank ")
-           << extentType.getRank() << " exceeds the rank "
-           << indexed.getRank() << " of the indexed operand";
+           << extentType.getRank() << " exceeds the rank " << indexed.getRank()
+           << " of the indexed operand";
   int64_t offset = indexed.getRank() - extentType.getRank();
   for (auto [index, extent] : llvm::enumerate(extentType.getShape())) {
     int64_t dim = indexed.getDimSize(offset + index);
@@ -402,8 +400,8 @@ LogicalResult CopyOp::verify() {
 
 /// Returns true if `type` can be a tensor-core GEMM input element type.
 static bool isGemmInputType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() ||
-         type.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  return type.isF16() || type.isBF16() || type.isF32() || type.isInteger(8) ||
+         isa<Float8E4M3FNType, Float8E5M2Type>(type);
 }
 
 LogicalResult GemmOp::verify() {
@@ -429,8 +427,8 @@ LogicalResult GemmOp::verify() {
            << formatShape(b.getShape()) << " has K = " << kB;
   if (c.getDimSize(0) != m || c.getDimSize(1) != n)
     return emitOpError("C has shape ")
-           << formatShape(c.getShape()) << " but A x B is [" << m << ", "
-           << n << "]";
+           << formatShape(c.getShape()) << " but A x B is [" << m << ", " << n
+           << "]";
   Type in = a.getElementType();
   if (in != b.getElementType())
     return emitOpError("A and B element types differ: ")
@@ -443,8 +441,8 @@ LogicalResult GemmOp::verify() {
                                : (acc.isF32() || (in.isF16() && acc.isF16()));
   if (!accOk)
     return emitOpError("accumulator element type ")
-           << acc << " does not match inputs of type " << in
-           << " (expected " << (in.isInteger(8) ? "i32" : "f32") << ")";
+           << acc << " does not match inputs of type " << in << " (expected "
+           << (in.isInteger(8) ? "i32" : "f32") << ")";
   return success();
 }
 
@@ -549,7 +547,7 @@ void ParallelOp::print(OpAsmPrinter &printer) {
   llvm::interleaveComma(getExtents(), printer);
   printer << "]";
   printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
-                                {getExtentsAttrName().getValue()});
+                                           {getExtentsAttrName().getValue()});
   printer << ' ';
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
@@ -560,8 +558,8 @@ LogicalResult ParallelOp::verify() {
     return emitOpError("needs at least one extent");
   for (auto [index, extent] : llvm::enumerate(getExtents()))
     if (extent <= 0)
-      return emitOpError("extent ") << index << " must be positive, got "
-                                    << extent;
+      return emitOpError("extent ")
+             << index << " must be positive, got " << extent;
   if (getBody().front().getNumArguments() != getExtents().size())
     return emitOpError("body must have one index per extent");
   return success();
@@ -572,8 +570,7 @@ LogicalResult ParallelOp::verify() {
 //===----------------------------------------------------------------------===//
 
 /// Parses `%i to %ub [stages N] attr-dict region` into `result`.
-static ParseResult parseCountedLoop(OpAsmParser &parser,
-                                    OperationState &result,
+static ParseResult parseCountedLoop(OpAsmParser &parser, OperationState &result,
                                     StringRef stagesAttrName) {
   OpAsmParser::Argument index;
   OpAsmParser::UnresolvedOperand upperBound;

@@ -1,4 +1,5 @@
-//===- TileTypes.cpp - Types of the tile dialect ---------------------------===//
+//===- TileTypes.cpp - Types of the tile dialect
+//---------------------------===//
 //
 // The `!tile.buffer` type: parsing, printing and verification.
 //
@@ -65,10 +66,9 @@ void BufferType::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
-                   ArrayRef<int64_t> shape, Type elementType,
-                   MemoryScope scope, Attribute layout) {
+LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> shape, Type elementType,
+                                 MemoryScope scope, Attribute layout) {
   if (!elementType.isIntOrFloat())
     return emitError() << "buffer element type must be an integer or float "
                           "type, got "
@@ -82,8 +82,8 @@ BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       continue;
     }
     if (dim < 0 || (dim == 0 && scope != MemoryScope::Global))
-      return emitError() << "buffer dim " << index
-                         << " must be positive, got " << dim;
+      return emitError() << "buffer dim " << index << " must be positive, got "
+                         << dim;
   }
   if (layout && !isa<LayoutAttr>(layout))
     return emitError() << "buffer layout must be a #tile.layout, got "
