@@ -381,7 +381,13 @@ llvm::StringRef tilec::getStageExtension(Stage S) {
 }
 
 llvm::StringRef tilec::getStageList() {
-  return "ast, tile, llvm, ptx, cubin, fatbin, json";
+  static const std::string List = [] {
+    std::string Text;
+    for (const StageInfo &Info : Stages)
+      Text += (Text.empty() ? "" : ", ") + Info.Name.str();
+    return Text;
+  }();
+  return List;
 }
 
 std::vector<Stage> tilec::getDefaultStages() {
