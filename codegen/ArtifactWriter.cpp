@@ -74,6 +74,8 @@ tilec::renderKernelArtifacts(Location loc,
   for (const KernelArtifacts &build : builds) {
     std::string stem = kernel + "." + build.target.arch;
     std::vector<BinaryFile> binaries;
+    if (stages.tileGPU)
+      files.push_back({stem + ".tile-gpu.mlir", build.tileGPU});
     if (stages.llvm)
       files.push_back({stem + ".ll", build.llvmIR});
     if (stages.cubin) {

@@ -32,6 +32,7 @@ namespace tilec {
 
 /// The stages to write.
 struct EmitStages {
+  bool tileGPU = false;
   bool llvm = false;
   bool ptx = false;
   bool cubin = false;
@@ -40,8 +41,10 @@ struct EmitStages {
 
   /// True if any stage needs ptxas (cubin or fatbin).
   bool needsCubin() const { return cubin || fatbin; }
+  /// True if any stage needs the tile-to-nvvm phase and the back end.
+  bool needsLowering() const { return llvm || ptx || cubin || fatbin || json; }
   /// True if any stage is selected.
-  bool any() const { return llvm || ptx || cubin || fatbin || json; }
+  bool any() const { return tileGPU || needsLowering(); }
 };
 
 /// Where and how to write artifacts.

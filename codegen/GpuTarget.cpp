@@ -2,7 +2,10 @@
 
 #include "codegen/GpuTarget.h"
 
+#include "compiler/Target.h"
+
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -11,34 +14,13 @@
 using namespace tilec;
 
 namespace {
-/// One row of the architecture table.
-struct ArchInfo {
-  llvm::StringRef name;
-  unsigned smVersion;
-  bool archSpecific;
-  /// First PTX ISA version with this target (PTX ISA release notes).
-  PtxVersion minPtx;
-  /// Version used when none is requested: PTX 8.0 runs on every CUDA 12+
-  /// driver; sm_90a gets 8.3, which the TMA descriptor fences need.
-  PtxVersion defaultPtx;
-};
-
-constexpr ArchInfo kArchs[] = {
-    {"sm_80", 80, false, 70, 80}, {"sm_86", 86, false, 71, 80},
-    {"sm_89", 89, false, 78, 80}, {"sm_90", 90, false, 78, 80},
-    {"sm_90a", 90, true, 80, 83},
-};
-
 /// PTX ISA versions the LLVM 22 NVPTX back end knows (its `+ptxNN` features)
 /// from the oldest that any supported architecture needs.
 constexpr PtxVersion kKnownPtxVersions[] = {
     70, 71, 72, 73, 74, 75, 76, 77, 78, 80, 81, 82, 83, 84, 85, 86, 87, 88, 90};
 
-const ArchInfo *lookupArch(llvm::StringRef arch) {
-  for (const ArchInfo &info : kArchs)
-    if (info.name == arch)
-      return &info;
-  return nullptr;
+const TargetDescription *lookupArch(llvm::StringRef arch) {
+  return lookupTarget(std::string_view(arch.data(), arch.size()));
 }
 } // namespace
 
@@ -51,19 +33,23 @@ std::string GpuTarget::fatbinSm() const {
 }
 
 llvm::ArrayRef<llvm::StringRef> tilec::supportedArchs() {
-  static const llvm::StringRef names[] = {"sm_80", "sm_86", "sm_89", "sm_90",
-                                          "sm_90a"};
+  static const llvm::SmallVector<llvm::StringRef> names = [] {
+    llvm::SmallVector<llvm::StringRef> result;
+    for (const TargetDescription &target : getTargets())
+      result.push_back(target.Name);
+    return result;
+  }();
   return names;
 }
 
 PtxVersion tilec::minPtxVersion(llvm::StringRef arch) {
-  const ArchInfo *info = lookupArch(arch);
-  return info ? info->minPtx : 0;
+  const TargetDescription *info = lookupArch(arch);
+  return info ? info->MinPtxVersion : 0;
 }
 
 PtxVersion tilec::defaultPtxVersion(llvm::StringRef arch) {
-  const ArchInfo *info = lookupArch(arch);
-  return info ? info->defaultPtx : 0;
+  const TargetDescription *info = lookupArch(arch);
+  return info ? info->DefaultPtxVersion : 0;
 }
 
 std::string tilec::formatPtxVersion(PtxVersion version) {
@@ -72,25 +58,25 @@ std::string tilec::formatPtxVersion(PtxVersion version) {
 
 llvm::Expected<GpuTarget> tilec::resolveGpuTarget(llvm::StringRef arch,
                                                   PtxVersion ptxVersion) {
-  const ArchInfo *info = lookupArch(arch);
+  const TargetDescription *info = lookupArch(arch);
   if (!info)
     return llvm::createStringError(
         "unsupported GPU architecture '" + arch.str() +
         "' (supported: " + llvm::join(supportedArchs(), ", ") + ")");
   if (ptxVersion == 0)
-    ptxVersion = info->defaultPtx;
+    ptxVersion = info->DefaultPtxVersion;
   if (!llvm::is_contained(kKnownPtxVersions, ptxVersion))
     return llvm::createStringError("unknown PTX ISA version " +
                                    formatPtxVersion(ptxVersion));
-  if (ptxVersion < info->minPtx || ptxVersion > kMaxPtxVersion)
+  if (ptxVersion < info->MinPtxVersion || ptxVersion > kMaxPtxVersion)
     return llvm::createStringError(
         "PTX ISA " + formatPtxVersion(ptxVersion) + " cannot target " +
-        arch.str() + " (valid: " + formatPtxVersion(info->minPtx) + " to " +
-        formatPtxVersion(kMaxPtxVersion) + ")");
+        arch.str() + " (valid: " + formatPtxVersion(info->MinPtxVersion) +
+        " to " + formatPtxVersion(kMaxPtxVersion) + ")");
   GpuTarget target;
-  target.arch = info->name.str();
-  target.smVersion = info->smVersion;
-  target.archSpecific = info->archSpecific;
+  target.arch = info->Name;
+  target.smVersion = info->ComputeCapability;
+  target.archSpecific = info->ArchSpecific;
   target.ptxVersion = ptxVersion;
   return target;
 }

@@ -9,6 +9,7 @@
 #include "codegen/Pipeline.h"
 #include "codegen/Ptxas.h"
 #include "dialects/Tile/TileOps.h"
+#include "dialects/Tile/TileTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -79,7 +80,7 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
 
   std::string ptxasPath;
   PtxasVersion ptxasVersion;
-  if (options.assemble) {
+  if (options.assemble && !options.stopAfterTileGPU) {
     auto ptxas = findPtxas(loc, options, *target);
     if (failed(ptxas))
       return failure();
@@ -96,29 +97,48 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
 
   llvm::raw_ostream &dumpStream =
       options.irDumpStream ? *options.irDumpStream : llvm::errs();
-  PassManager pm(context);
-  if (options.printIRAfterAll)
-    pm.enableIRPrinting(
-        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
-        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
-        /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false,
-        /*printAfterOnlyOnFailure=*/false, dumpStream);
-  TileToNVVMPipelineOptions pipelineOptions;
-  pipelineOptions.arch = target->arch;
-  populateTileToNVVMPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
+  auto runPhase = [&](llvm::function_ref<void(PassManager &)> populate) {
+    PassManager pm(context);
+    if (options.printIRAfterAll)
+      pm.enableIRPrinting(
+          /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+          /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+          /*printModuleScope=*/false, /*printAfterOnlyOnChange=*/false,
+          /*printAfterOnlyOnFailure=*/false, dumpStream);
+    populate(pm);
+    return pm.run(*module);
+  };
+
+  KernelArtifacts artifacts;
+  artifacts.kernelName = kernel.getSymName().str();
+  artifacts.target = *target;
+  tile::setTarget(*module, tile::TargetAttr::get(context, target->arch,
+                                                 target->ptxVersion));
+  if (failed(runPhase([](PassManager &pm) {
+        populateTileGPUPipeline(pm, TileGPUPipelineOptions());
+      })))
+    return failure();
+  if (options.keepTileGPU) {
+    llvm::raw_string_ostream os(artifacts.tileGPU);
+    module->print(os, OpPrintingFlags()
+                          .enableDebugInfo(/*enable=*/true,
+                                           /*prettyForm=*/false)
+                          .printNameLocAsPrefix());
+  }
+  if (options.stopAfterTileGPU)
+    return artifacts;
+  if (failed(runPhase([](PassManager &pm) { populateTileToNVVMPipeline(pm); })))
     return failure();
   FailureOr<nlohmann::ordered_json> metadata =
       describeKernel(kernel, *target, source);
   if (failed(metadata))
     return failure();
 
-  KernelArtifacts artifacts;
-  artifacts.kernelName = kernel.getSymName().str();
-  artifacts.target = *target;
-  auto cost = (*module)->getAttrOfType<IntegerAttr>(kCodegenCostAttrName);
+  StringRef costName = tile::TileDialect::CodegenCostAttrHelper::getNameStr();
+  auto cost = (*module)->getAttrOfType<IntegerAttr>(costName);
   artifacts.cost = kFixedCost + (cost ? cost.getInt() : 0);
-  (*module)->removeAttr(kCodegenCostAttrName);
+  (*module)->removeAttr(costName);
+  (*module)->removeAttr(tile::TileDialect::TargetAttrHelper::getNameStr());
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -1,11 +1,12 @@
-//===- KernelCompiler.h - tile kernel -> PTX, cubin and metadata -*- C++
-//-*-===//
+//===- KernelCompiler.h - tile kernel -> PTX, cubin, metadata ---*- C++ -*-===//
 //
 // The code generator's entry point for the driver. For one `tile.kernel` and
 // one architecture, compileKernel
 //   1. validates the target (architecture, PTX ISA version, ptxas release),
 //   2. describes the kernel for the metadata (params, grid expressions),
-//   3. lowers a copy of the kernel with the tile-to-NVVM pipeline,
+//   3. runs the tile-gpu phase on a copy of the kernel in a module whose
+//      #tile.target is the target (optionally stopping there), then the
+//      tile-to-nvvm phase (Pipeline.h),
 //   4. translates it to LLVM IR, links libdevice if needed, optimizes it at
 //      O0..O3 and prints PTX with the NVPTX back end,
 //   5. assembles the PTX with ptxas (optional) and reads its resource report.
@@ -27,6 +28,7 @@
 #ifndef TILEC_CODEGEN_KERNELCOMPILER_H
 #define TILEC_CODEGEN_KERNELCOMPILER_H
 
+#include "codegen/CodegenLimits.h"
 #include "codegen/GpuTarget.h"
 #include "codegen/Metadata.h"
 #include "codegen/PtxasReport.h"
@@ -47,11 +49,6 @@ class KernelOp;
 
 namespace tilec {
 
-/// The most code the compileKernel calls of one compilation (all its kernels
-/// and architectures) should generate, in KernelArtifacts::cost units: the
-/// back end's time grows with it, and each kernel is bounded on its own.
-constexpr uint64_t kMaxCompilationCost = uint64_t(1) << 16;
-
 /// Options of compileKernel.
 struct CodegenOptions {
   /// Target architecture: sm_80, sm_86, sm_89, sm_90 or sm_90a.
@@ -65,6 +62,11 @@ struct CodegenOptions {
   /// Run ptxas to produce a cubin and its resource usage. Without it only
   /// PTX is produced, and no ptxas is needed.
   bool assemble = true;
+  /// Keep the tile IR after the tile-gpu phase (KernelArtifacts::tileGPU).
+  bool keepTileGPU = false;
+  /// Stop after the tile-gpu phase: produce no LLVM IR, PTX, cubin or
+  /// metadata.
+  bool stopAfterTileGPU = false;
   /// The ptxas executable; empty to search for it (see CudaToolkit.h).
   std::string ptxasPath;
   /// A CUDA toolkit root searched first for ptxas and libdevice; empty to
@@ -83,6 +85,8 @@ struct KernelArtifacts {
   std::string kernelName;
   /// The validated target.
   GpuTarget target;
+  /// The tile IR after the tile-gpu phase, as text; empty unless kept.
+  std::string tileGPU;
   /// The optimized LLVM IR, as text.
   std::string llvmIR;
   /// The PTX assembly.

@@ -6,7 +6,7 @@
 #include "codegen/Sha256.h"
 #include "codegen/Version.h"
 #include "dialects/Tile/TileOps.h"
-#include "passes/AccessAnalysis.h"
+#include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Config/llvm-config.h"
@@ -14,9 +14,6 @@
 using namespace mlir;
 using namespace tilec;
 using json = nlohmann::ordered_json;
-
-/// The argument attribute in which the front end spells an argument's dtype.
-static constexpr llvm::StringLiteral kDtypeAttrName = "tile.dtype";
 
 std::optional<std::string> tilec::dtypeName(Type type) {
   if (type.isF16())
@@ -68,8 +65,8 @@ std::optional<json> constantValue(Attribute value) {
 /// spelling (which tells u8 from i8), else the one of `type`.
 std::optional<std::string> argumentDtype(tile::KernelOp kernel, unsigned index,
                                          Type type) {
-  if (auto spelling =
-          kernel.getArgAttrOfType<StringAttr>(index, kDtypeAttrName))
+  if (auto spelling = kernel.getArgAttrOfType<StringAttr>(
+          index, tile::TileDialect::DtypeAttrHelper::getNameStr()))
     return spelling.getValue().str();
   return dtypeName(type);
 }

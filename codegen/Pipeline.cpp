@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - The tile-to-NVVM pass pipeline ----------------------===//
+//===- Pipeline.cpp - The code generator's pass pipelines ----------------===//
 
 #include "codegen/Pipeline.h"
 
@@ -22,39 +22,54 @@
 
 using namespace mlir;
 
-void tilec::populateTileToNVVMPipeline(
-    OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
+void tilec::populateTileGPUPipeline(OpPassManager &pm,
+                                    const TileGPUPipelineOptions &options) {
+  if (!options.arch.empty())
+    pm.addPass(
+        createTileSetTarget(TileSetTargetOptions{options.arch, options.ptx}));
   OpPassManager &kernels = pm.nest<tile::KernelOp>();
-  kernels.addPass(createTileCheckCodegenSupport(
-      TileCheckCodegenSupportOptions{options.arch}));
-  kernels.addPass(createTileAssignThreadMapping());
+  kernels.addPass(createTileCheckCodegenSupport());
+  kernels.addPass(createTileInferLayouts());
+}
+
+void tilec::populateTileToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertTileToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createLowerSCFToCF());
-  pm.addPass(createConvertStdToNVVM());
+  pm.addPass(createTileLowerSCFToCF());
+  pm.addPass(createTileConvertArithMathToNVVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 namespace {
-/// Command-line options of the `tile-to-nvvm` pipeline.
-struct PipelineCommandLineOptions
-    : public PassPipelineOptions<PipelineCommandLineOptions> {
-  Option<std::string> arch{*this, "arch", llvm::cl::desc("Target architecture"),
-                           llvm::cl::init("sm_90a")};
+/// Command-line options of the `tile-gpu` pipeline.
+struct TileGPUCommandLineOptions
+    : public PassPipelineOptions<TileGPUCommandLineOptions> {
+  Option<std::string> arch{
+      *this, "arch",
+      llvm::cl::desc("Target architecture to set (default: the module's "
+                     "tile.target)"),
+      llvm::cl::init("")};
+  Option<unsigned> ptx{*this, "ptx",
+                       llvm::cl::desc("PTX ISA version as two digits (0: the "
+                                      "architecture's default)"),
+                       llvm::cl::init(0)};
 };
 } // namespace
 
 void tilec::registerTilecPasses() {
   registerTilecTransformsPasses();
   registerTilecConversionPasses();
-  PassPipelineRegistration<PipelineCommandLineOptions>(
-      "tile-to-nvvm", "Lower tile kernels to LLVM/NVVM kernel functions",
-      [](OpPassManager &pm, const PipelineCommandLineOptions &options) {
-        TileToNVVMPipelineOptions pipelineOptions;
-        pipelineOptions.arch = options.arch;
-        populateTileToNVVMPipeline(pm, pipelineOptions);
+  PassPipelineRegistration<TileGPUCommandLineOptions>(
+      "tile-gpu",
+      "Check and lay out tile kernels for the module's target (phase 1)",
+      [](OpPassManager &pm, const TileGPUCommandLineOptions &options) {
+        populateTileGPUPipeline(pm, {options.arch, options.ptx});
       });
+  PassPipelineRegistration<>(
+      "tile-to-nvvm",
+      "Lower laid-out tile kernels to LLVM/NVVM kernel functions (phase 2)",
+      [](OpPassManager &pm) { populateTileToNVVMPipeline(pm); });
 }
 
 void tilec::registerCodegenDialects(DialectRegistry &registry) {

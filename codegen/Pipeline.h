@@ -1,7 +1,14 @@
-//===- Pipeline.h - The tile-to-NVVM pass pipeline --------------*- C++ -*-===//
+//===- Pipeline.h - The code generator's pass pipelines ---------*- C++ -*-===//
 //
-// The lowering from the `tile` dialect to LLVM/NVVM as a reusable pipeline,
-// and the registration hooks for `tile-opt` and `tilec`.
+// The code generator runs in two phases, each a reusable pipeline (CIRCT's
+// firtool and Triton's ttgir stage are the models):
+//
+// 1. `tile-gpu`, target-aware, on tile IR: sets the module's #tile.target,
+//    then per kernel checks that everything can be lowered and infers the
+//    layouts of fragments and parallel loops. Later: pipelining, shared-
+//    memory allocation. Its result is still tile IR (`tilec --emit=tile-gpu`).
+// 2. `tile-to-nvvm`: tile IR with layouts to `llvm.func`s of the LLVM and NVVM
+//    dialects, ready for translation to LLVM IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,24 +24,30 @@ class OpPassManager;
 
 namespace tilec {
 
-/// Options of the tile-to-NVVM pipeline.
-struct TileToNVVMPipelineOptions {
-  /// Target architecture; only named in diagnostics so far.
-  std::string arch = "sm_90a";
+/// Options of the tile-gpu phase.
+struct TileGPUPipelineOptions {
+  /// Target architecture set as the module's `tile.target`; empty to use the
+  /// target the module already names.
+  std::string arch;
+  /// PTX ISA version as two digits; 0 for the architecture's default.
+  unsigned ptx = 0;
 };
 
-/// Appends the lowering of every `tile.kernel` of a module to LLVM/NVVM
-/// (`llvm.func`s ready for translation to LLVM IR) to `pm`, which must run on
-/// a `builtin.module`:
-///   tile-check-codegen-support, tile-assign-thread-mapping (per kernel),
-///   convert-tile-to-llvm, canonicalize, cse, convert-scf-to-cf,
-///   convert-std-to-nvvm, reconcile-unrealized-casts.
-void populateTileToNVVMPipeline(mlir::OpPassManager &pm,
-                                const TileToNVVMPipelineOptions &options);
+/// Appends the tile-gpu phase to `pm` (on a `builtin.module`):
+///   tile-set-target (if options.arch is set), then per kernel
+///   tile-check-codegen-support, tile-infer-layouts.
+void populateTileGPUPipeline(mlir::OpPassManager &pm,
+                             const TileGPUPipelineOptions &options);
+
+/// Appends the lowering of the tile-gpu phase's result to LLVM/NVVM to `pm`
+/// (on a `builtin.module`):
+///   convert-tile-to-llvm, canonicalize, cse, tile-lower-scf-to-cf,
+///   tile-convert-arith-math-to-nvvm, reconcile-unrealized-casts.
+void populateTileToNVVMPipeline(mlir::OpPassManager &pm);
 
 /// Registers every tilec pass (tile-level transforms and conversions) and
-/// the `tile-to-nvvm` pipeline (option `arch`) with the global pass
-/// registry, for `tile-opt`.
+/// the `tile-gpu` (options `arch`, `ptx`) and `tile-to-nvvm` pipelines with
+/// the global pass registry, for `tile-opt`.
 void registerTilecPasses();
 
 /// Registers the dialects the lowering produces (LLVM, NVVM, SCF, CF, UB)

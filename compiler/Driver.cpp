@@ -43,9 +43,13 @@ struct StageInfo {
 };
 
 constexpr StageInfo Stages[] = {
-    {Stage::AST, "ast", "ast"},       {Stage::Tile, "tile", "tile.mlir"},
-    {Stage::LLVM, "llvm", "ll"},      {Stage::PTX, "ptx", "ptx"},
-    {Stage::Cubin, "cubin", "cubin"}, {Stage::Fatbin, "fatbin", "fatbin"},
+    {Stage::AST, "ast", "ast"},
+    {Stage::Tile, "tile", "tile.mlir"},
+    {Stage::TileGPU, "tile-gpu", "tile-gpu.mlir"},
+    {Stage::LLVM, "llvm", "ll"},
+    {Stage::PTX, "ptx", "ptx"},
+    {Stage::Cubin, "cubin", "cubin"},
+    {Stage::Fatbin, "fatbin", "fatbin"},
     {Stage::JSON, "json", "json"},
 };
 
@@ -271,6 +275,7 @@ bool Driver::runKernelPipeline(const KernelJob &Job,
 static EmitStages getCodegenStages(llvm::ArrayRef<Stage> Emit) {
   EmitStages Stages;
   for (Stage S : Emit) {
+    Stages.tileGPU |= S == Stage::TileGPU;
     Stages.llvm |= S == Stage::LLVM;
     Stages.ptx |= S == Stage::PTX;
     Stages.cubin |= S == Stage::Cubin;
@@ -306,6 +311,8 @@ bool Driver::runCodegen(const KernelJob &Job,
     Codegen.arch = getArchName(Target);
     Codegen.optLevel = Options.OptLevel;
     Codegen.assemble = Stages.needsCubin();
+    Codegen.keepTileGPU = Stages.tileGPU;
+    Codegen.stopAfterTileGPU = !Stages.needsLowering();
     Codegen.ptxasPath = Options.PtxasPath;
     Codegen.cudaPath = Options.CudaPath;
     Codegen.printIRAfterAll = Options.PrintIRAfterAll;

@@ -29,10 +29,10 @@
 namespace tilec {
 
 /// What tilec can emit, in pipeline order.
-enum class Stage { AST, Tile, LLVM, PTX, Cubin, Fatbin, JSON };
+enum class Stage { AST, Tile, TileGPU, LLVM, PTX, Cubin, Fatbin, JSON };
 
-/// Returns the stage named `Name` (`ast`, `tile`, `llvm`, `ptx`, `cubin`,
-/// `fatbin`, `json`), if any.
+/// Returns the stage named `Name` (`ast`, `tile`, `tile-gpu`, `llvm`, `ptx`,
+/// `cubin`, `fatbin`, `json`), if any.
 std::optional<Stage> parseStage(llvm::StringRef Name);
 /// Returns the name of `S` as `--emit` spells it.
 llvm::StringRef getStageName(Stage S);

@@ -181,7 +181,9 @@ mlir::OwningOpRef<mlir::ModuleOp> Generator::run(const KernelInfo &Kernel) {
       continue;
     ScalarKind Elem =
         Arg->K == Symbol::Kind::Tensor ? Arg->Buffer.Elem : Arg->Ty.getScalar();
-    KernelOp.setArgAttr(I, "tile.dtype", B.getStringAttr(getSpelling(Elem)));
+    KernelOp.setArgAttr(I,
+                        mlir::tile::TileDialect::DtypeAttrHelper::getNameStr(),
+                        B.getStringAttr(getSpelling(Elem)));
     if (Arg->K != Symbol::Kind::Tensor)
       continue;
     llvm::SmallVector<mlir::Attribute> Shape;

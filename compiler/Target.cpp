@@ -1,40 +1,90 @@
-//===- Target.cpp - GPU architectures tilec compiles for ------------------===//
+//===- Target.cpp - The GPU architectures tilec compiles for --------------===//
 
 #include "compiler/Target.h"
+
+#include <iterator>
 
 using namespace tilec;
 
 namespace {
 
-struct ArchInfo {
-  Arch A;
-  const char *Name;
-  std::int64_t MaxSharedMemoryPerBlock;
-};
+constexpr unsigned featureBits(TargetFeature F) {
+  return static_cast<unsigned>(F);
+}
 
-constexpr ArchInfo Archs[] = {
-    {Arch::SM80, "sm_80", 163 * 1024},   {Arch::SM86, "sm_86", 99 * 1024},
-    {Arch::SM89, "sm_89", 99 * 1024},    {Arch::SM90, "sm_90", 227 * 1024},
-    {Arch::SM90a, "sm_90a", 227 * 1024},
+/// What every supported architecture has (sm_80 and newer).
+constexpr unsigned AmpereFeatures =
+    featureBits(TargetFeature::CpAsync) | featureBits(TargetFeature::Ldmatrix) |
+    featureBits(TargetFeature::MmaSync) | featureBits(TargetFeature::Mbarrier);
+/// What sm_90 adds.
+constexpr unsigned HopperFeatures = AmpereFeatures |
+                                    featureBits(TargetFeature::Tma) |
+                                    featureBits(TargetFeature::Clusters);
+/// What only the architecture-specific sm_90a has.
+constexpr unsigned HopperArchSpecificFeatures =
+    HopperFeatures | featureBits(TargetFeature::Wgmma) |
+    featureBits(TargetFeature::Setmaxnreg);
+
+/// The target table: one row per Arch, in the enum's order.
+constexpr TargetDescription Targets[] = {
+    {Arch::SM80, "sm_80", 80, false, 70, 80, 163 * 1024, AmpereFeatures},
+    {Arch::SM86, "sm_86", 86, false, 71, 80, 99 * 1024, AmpereFeatures},
+    {Arch::SM89, "sm_89", 89, false, 78, 80, 99 * 1024, AmpereFeatures},
+    {Arch::SM90, "sm_90", 90, false, 78, 80, 227 * 1024, HopperFeatures},
+    {Arch::SM90a, "sm_90a", 90, true, 80, 83, 227 * 1024,
+     HopperArchSpecificFeatures},
 };
 
 } // namespace
 
+TargetRange tilec::getTargets() {
+  return {std::begin(Targets), std::end(Targets)};
+}
+
+const TargetDescription &tilec::getTargetDescription(Arch A) {
+  return Targets[static_cast<unsigned>(A)];
+}
+
+const TargetDescription *tilec::lookupTarget(std::string_view Name) {
+  for (const TargetDescription &Target : Targets)
+    if (Name == Target.Name)
+      return &Target;
+  return nullptr;
+}
+
 std::optional<Arch> tilec::parseArch(std::string_view Name) {
-  for (const ArchInfo &Info : Archs)
-    if (Name == Info.Name)
-      return Info.A;
+  if (const TargetDescription *Target = lookupTarget(Name))
+    return Target->A;
   return std::nullopt;
 }
 
-const char *tilec::getArchName(Arch A) {
-  return Archs[static_cast<unsigned>(A)].Name;
+const char *tilec::getArchName(Arch A) { return getTargetDescription(A).Name; }
+
+std::string tilec::getArchList() {
+  std::string List;
+  for (const TargetDescription &Target : Targets)
+    List += (List.empty() ? "" : ", ") + std::string(Target.Name);
+  return List;
 }
 
-const char *tilec::getArchList() {
-  return "sm_80, sm_86, sm_89, sm_90, sm_90a";
-}
-
-std::int64_t tilec::getMaxSharedMemoryPerBlock(Arch A) {
-  return Archs[static_cast<unsigned>(A)].MaxSharedMemoryPerBlock;
+const char *tilec::getFeatureName(TargetFeature F) {
+  switch (F) {
+  case TargetFeature::CpAsync:
+    return "cp.async";
+  case TargetFeature::Ldmatrix:
+    return "ldmatrix";
+  case TargetFeature::MmaSync:
+    return "mma.sync";
+  case TargetFeature::Mbarrier:
+    return "mbarrier";
+  case TargetFeature::Tma:
+    return "TMA";
+  case TargetFeature::Clusters:
+    return "thread-block clusters";
+  case TargetFeature::Wgmma:
+    return "wgmma";
+  case TargetFeature::Setmaxnreg:
+    return "setmaxnreg";
+  }
+  return "unknown feature";
 }

@@ -5,31 +5,45 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TileAssignThreadMapping
-    : Pass<"tile-assign-thread-mapping", "::mlir::tile::KernelOp"> {
-  let summary = "Chooses how tile.parallel loops and fragments map to threads";
+def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
+  let summary = "Sets the module's target (#tile.target)";
   let description = [{
-    A `tile.parallel` loop over extents `E0 x ... x En` is flattened row-major
-    and distributed over the launch's `T` threads: each thread handles `vec`
-    consecutive elements per step, thread `t` in step `s` covering flat
-    elements `(s*T + t)*vec ... (s*T + t)*vec + vec-1`, for
-    `ceil(E0*...*En / (T*vec))` steps.
+    Sets the `tile.target` attribute of the module to the architecture and
+    PTX ISA version given as options (`ptx = 0` selects the architecture's
+    default version). A module that already names another target is an
+    error. The target-dependent passes read this attribute.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target architecture (sm_80, sm_86, sm_89, sm_90, sm_90a)">,
+    Option<"ptx", "ptx", "unsigned", /*default=*/"0",
+           "PTX ISA version as two digits (0: the architecture's default)">,
+  ];
+}
 
-    This pass chooses `vec` for every loop and records it as the
-    `tile.vector_width` attribute of the loop. `vec` is the widest 16-byte
-    access among the loop's contiguous global accesses (`vec` elements of the
+def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
+  let summary = "Gives every fragment and parallel loop a thread layout";
+  let description = [{
+    Every op with a layout rule (LayoutRuleOpInterface, one file per op
+    family in passes/Layout/) adds its constraints: which ops hold a layout
+    (`tile.alloc_fragment`, `tile.parallel`), which of them must share one,
+    and which layout each would prefer. The pass chooses one layout per
+    class and records it in the layout slot of every fragment's
+    `!tile.buffer` type and in the `layout` attribute of every parallel loop.
+
+    The elementwise rule (ElementwiseRule.cpp) gives a loop and the fragments
+    it accesses `#tile.flat<vec>`: a loop over `E0 x ... x En` is flattened
+    row-major and distributed over the launch's `T` threads, thread `t` in
+    step `s` covering flat elements `(s*T + t)*vec ... (s*T + t)*vec + vec-1`,
+    for `ceil(E0*...*En / (T*vec))` steps. `vec` is the widest 16-byte access
+    among the loop's contiguous global accesses (`vec` elements of the
     innermost index, which must be the innermost induction variable plus an
     invariant part), provided it divides the innermost extent and the body,
     emitted once per element of the vector, stays short (its estimated cost
-    times `vec` at most 4096); loops that write per-thread `local` buffers
-    use `vec = 1` because their iterations must not interleave.
-
-    A fragment lives in the registers of the threads that own its elements.
-    Every loop that accesses a fragment must index it with its induction
-    variables (and have the fragment's shape); all loops sharing a fragment
-    get the same (smallest) `vec`, which is also recorded on the fragment's
-    `tile.alloc_fragment`, so that every thread owns the same elements in all
-    of them. Other fragment accesses are reported as errors.
+    times `vec` at most 4096); loops that write per-thread `local` buffers use
+    `vec = 1` because their iterations must not interleave. Loops sharing a
+    fragment get the smallest `vec` among them. Fragments accessed other than
+    by the induction variables of a loop over their shape are errors.
   }];
 }
 

@@ -6,8 +6,10 @@
 
 #include "codegen/Conversion/Passes.h"
 
+#include "codegen/Conversion/TileToLLVM/Lowerings.h"
 #include "dialects/Tile/TileOps.h"
-#include "passes/ThreadMapping.h"
+#include "dialects/Tile/TileTarget.h"
+#include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -20,12 +22,12 @@ namespace tilec {
 using namespace mlir;
 
 namespace {
-/// True for the tile ops the code generator lowers.
+/// True for the tile ops the code generator lowers: the kernel structure
+/// and every op `convert-tile-to-llvm` has a lowering for.
 bool isSupportedTileOp(Operation *op) {
-  return isa<tile::KernelOp, tile::LaunchOp, tile::ReturnOp, tile::YieldOp,
-             tile::AllocFragmentOp, tile::AllocLocalOp, tile::AllocVarOp,
-             tile::LoadOp, tile::StoreOp, tile::FillOp, tile::ClearOp,
-             tile::ParallelOp, tile::SerialOp, tile::UnrollOp, tile::IfOp>(op);
+  return isa<tile::KernelOp, tile::LaunchOp, tile::ReturnOp, tile::YieldOp>(
+             op) ||
+         tilec::getTileLowerings().lookup(op);
 }
 
 /// True for element types with a memory representation the lowering knows.
@@ -36,19 +38,10 @@ bool isSupportedElementType(Type type) {
          type.isSignlessInteger(64);
 }
 
-/// Returns the buffer of a `tile.load` or `tile.store`, or null.
-Value getAccessedBuffer(Operation *op) {
-  if (auto load = dyn_cast<tile::LoadOp>(op))
-    return load.getBuffer();
-  if (auto store = dyn_cast<tile::StoreOp>(op))
-    return store.getBuffer();
-  return Value();
-}
-
 /// False for an access of a fragment that is not inside a `tile.parallel`
 /// loop or does not index the fragment like the loop distributes it (a
 /// broadcast `m[0]`, a transpose, a loop of another shape).
-bool isLowerableFragmentAccess(Operation *access) {
+bool isLowerableFragmentAccess(tile::AccessOpInterface access) {
   auto loop = access->getParentOfType<tile::ParallelOp>();
   return loop && !loop->getParentOfType<tile::ParallelOp>() &&
          tilec::isDistributedFragmentAccess(access, loop);
@@ -56,9 +49,12 @@ bool isLowerableFragmentAccess(Operation *access) {
 
 struct CheckCodegenSupport
     : public tilec::impl::TileCheckCodegenSupportBase<CheckCodegenSupport> {
-  using Base::Base;
-
   void runOnOperation() override {
+    FailureOr<tile::TargetAttr> target =
+        tile::requireTarget(getOperation(), getArgument());
+    if (mlir::failed(target))
+      return signalPassFailure();
+    StringRef arch = target->getArch();
     bool failed = false;
     auto unsupported = [&](Location loc, auto &&describe) {
       InFlightDiagnostic diag = emitError(loc);
@@ -82,10 +78,10 @@ struct CheckCodegenSupport
         // foreign ops are foreign too.
         return isTile ? WalkResult::advance() : WalkResult::skip();
       }
-      Value buffer = getAccessedBuffer(op);
-      auto type = buffer ? cast<tile::BufferType>(buffer.getType())
+      auto access = dyn_cast<tile::AccessOpInterface>(op);
+      auto type = access ? cast<tile::BufferType>(access.getBuffer().getType())
                          : tile::BufferType();
-      if (type && type.isFragment() && !isLowerableFragmentAccess(op)) {
+      if (type && type.isFragment() && !isLowerableFragmentAccess(access)) {
         unsupported(op->getLoc(), [&](InFlightDiagnostic &diag) {
           diag << "'" << op->getName()
                << "' of a fragment not indexed by the induction variables of "

@@ -1,6 +1,6 @@
 //===- LowerSCFToCF.cpp - Structured control flow to branches -------------===//
 //
-// Implements `lower-scf-to-cf` (see Passes.td).
+// Implements `tile-lower-scf-to-cf` (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,14 +15,14 @@
 #include "mlir/Rewrite/PatternApplicator.h"
 
 namespace tilec {
-#define GEN_PASS_DEF_LOWERSCFTOCF
+#define GEN_PASS_DEF_TILELOWERSCFTOCF
 #include "codegen/Conversion/Passes.h.inc"
 } // namespace tilec
 
 using namespace mlir;
 
 namespace {
-struct LowerSCFToCF : public tilec::impl::LowerSCFToCFBase<LowerSCFToCF> {
+struct LowerSCFToCF : public tilec::impl::TileLowerSCFToCFBase<LowerSCFToCF> {
   LogicalResult initialize(MLIRContext *ctx) override {
     RewritePatternSet set(ctx);
     populateSCFToControlFlowConversionPatterns(set);

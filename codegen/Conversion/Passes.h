@@ -16,11 +16,6 @@ class KernelOp;
 
 namespace tilec {
 
-/// The discardable attribute (an i64) `convert-tile-to-llvm` sets on the
-/// module: what emitting its kernels cost, in operations weighted like the
-/// pass's limit on the size of one kernel.
-constexpr llvm::StringLiteral kCodegenCostAttrName = "tile.codegen_cost";
-
 #define GEN_PASS_DECL
 #include "codegen/Conversion/Passes.h.inc"
 

@@ -12,15 +12,12 @@ def TileCheckCodegenSupport
     Runs before any lowering so that an unsupported program gets one located
     error per offending op (`'tile.gemm' is not supported by the sm_90a code
     generator yet`) instead of a failure half-way through the pipeline. The
-    code generator handles `tile.parallel`, `tile.serial`, `tile.unroll`,
-    `tile.if`, `tile.load`/`tile.store`, `tile.fill`/`tile.clear`, fragment,
-    local and variable allocations, and scalar `arith`/`math` code on the
-    element types f16, bf16, f32, f64, i1, i8, i16, i32 and i64.
+    pass asks the registry of lowerings of `convert-tile-to-llvm`
+    (TileToLLVM/Lowerings.h) which tile ops it lowers, so the two cannot
+    disagree, and accepts scalar `arith`/`math` code on the element types
+    f16, bf16, f32, f64, i1, i8, i16, i32 and i64. The target named in the
+    messages is the module's `tile.target`.
   }];
-  let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "Target architecture named in the messages">,
-  ];
 }
 
 def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
@@ -31,12 +28,15 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
     `!llvm.ptr<1>` per tensor, one `i64` per symbolic dim, then the scalars.
     The body becomes per-thread code: block and thread indices are NVVM
     special registers; each `tile.parallel` is distributed over the threads
-    as chosen by `tile-assign-thread-mapping` (which must run first), with
+    as its `#tile.flat` layout says (set by `tile-infer-layouts`, which must
+    run first), with
     16-byte vector accesses of contiguous global tensors in a fast path
     taken when every vector is in bounds and guarded scalar accesses
     otherwise; fragments and local buffers become per-thread `llvm.alloca`s
     that SROA turns into registers; loops and conditionals become `scf`.
-    Scalar `arith`/`math` code is kept for `convert-std-to-nvvm`.
+    Scalar `arith`/`math` code is kept for `tile-convert-arith-math-to-nvvm`.
+    What is emitted for each tile op comes from one lowering per op family
+    (TileToLLVM/Lowerings.h).
 
     A kernel whose loops unroll to more code than the back end compiles in
     a few seconds is a located error; what the module's kernels cost is
@@ -50,7 +50,7 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
   ];
 }
 
-def LowerSCFToCF : Pass<"lower-scf-to-cf", "::mlir::ModuleOp"> {
+def TileLowerSCFToCF : Pass<"tile-lower-scf-to-cf", "::mlir::ModuleOp"> {
   let summary = "Lowers structured control flow to branches in linear time";
   let description = [{
     Applies upstream's `scf` to `cf` patterns, but visits the structured
@@ -68,14 +68,15 @@ def LowerSCFToCF : Pass<"lower-scf-to-cf", "::mlir::ModuleOp"> {
   ];
 }
 
-def ConvertStdToNVVM : Pass<"convert-std-to-nvvm", "::mlir::ModuleOp"> {
+def TileConvertArithMathToNVVM
+    : Pass<"tile-convert-arith-math-to-nvvm", "::mlir::ModuleOp"> {
   let summary = "Lowers arith, math, cf, index and ub ops in LLVM functions";
   let description = [{
     The final conversion of kernel bodies: `arith`, `cf`, `index` and `ub`
     to the LLVM dialect, and `math` to calls of libdevice's `__nv_*`
     functions (transcendentals; linked later by the code generator) or LLVM
     intrinsics. `index` is 64 bits wide. Expects structured control flow to
-    be lowered to `cf` already (`lower-scf-to-cf`). `arith.ceildivsi`,
+    be lowered to `cf` already (`tile-lower-scf-to-cf`). `arith.ceildivsi`,
     `ceildivui` and `floordivsi`, which have no LLVM counterpart, are expanded
     into divisions and selects first.
   }];

@@ -62,4 +62,28 @@ def Tile_LayoutAttr : AttrDef<Tile_Dialect, "Layout"> {
   let assemblyFormat = "`<` $kind `>`";
 }
 
+def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the GPU architecture and PTX ISA version code is made for";
+  let description = [{
+    `#tile.target<"sm_90a", ptx = 83>` names a row of the target table
+    (compiler/Target.h) and the PTX ISA version (two digits). It sits on the
+    module as the discardable attribute `tile.target`; every pass that
+    depends on the target reads it (`tile::getTarget`) and asks for
+    capabilities (`hasFeature(TargetFeature::Wgmma)`), never for names.
+  }];
+  let parameters = (ins StringRefParameter<"architecture name">:$arch,
+                        "unsigned":$ptx);
+  let assemblyFormat = "`<` $arch `,` `ptx` `=` $ptx `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The target table's row of the architecture.
+    const ::tilec::TargetDescription &getDescription() const;
+    /// Returns true if the target has `feature`.
+    bool hasFeature(::tilec::TargetFeature feature) const {
+      return getDescription().has(feature);
+    }
+  }];
+}
+
 #endif // TILEC_DIALECTS_TILE_TILEATTRS_TD

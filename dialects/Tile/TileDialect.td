@@ -24,6 +24,21 @@ def Tile_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
+  let discardableAttrs = (ins
+    // Argument attributes of `tile.kernel`: the source name of an argument,
+    // the symbolic shape and element type of a tensor, and the byte
+    // alignment its base pointer is guaranteed (see docs/abi.md).
+    "::mlir::StringAttr":$name,
+    "::mlir::ArrayAttr":$shape,
+    "::mlir::StringAttr":$dtype,
+    "::mlir::IntegerAttr":$alignment,
+    // The compile-time parameters a kernel was made with.
+    "::mlir::DictionaryAttr":$constants,
+    // The target of a module (see #tile.target).
+    "::mlir::tile::TargetAttr":$target,
+    // What the code generator emitted for a module's kernels, in operations.
+    "::mlir::IntegerAttr":$codegen_cost
+  );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{

@@ -553,6 +553,31 @@ void ParallelOp::print(OpAsmPrinter &printer) {
                       /*printBlockTerminators=*/false);
 }
 
+SmallVector<Region *> ParallelOp::getLoopRegions() { return {&getBody()}; }
+
+std::optional<SmallVector<Value>> ParallelOp::getLoopInductionVars() {
+  return SmallVector<Value>(getInductionVars());
+}
+
+std::optional<SmallVector<OpFoldResult>> ParallelOp::getLoopLowerBounds() {
+  Builder builder(getContext());
+  return SmallVector<OpFoldResult>(getExtents().size(),
+                                   builder.getIndexAttr(0));
+}
+
+std::optional<SmallVector<OpFoldResult>> ParallelOp::getLoopUpperBounds() {
+  Builder builder(getContext());
+  return llvm::map_to_vector(getExtents(), [&](int64_t extent) {
+    return OpFoldResult(builder.getIndexAttr(extent));
+  });
+}
+
+std::optional<SmallVector<OpFoldResult>> ParallelOp::getLoopSteps() {
+  Builder builder(getContext());
+  return SmallVector<OpFoldResult>(getExtents().size(),
+                                   builder.getIndexAttr(1));
+}
+
 LogicalResult ParallelOp::verify() {
   if (getExtents().empty())
     return emitOpError("needs at least one extent");

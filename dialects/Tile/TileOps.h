@@ -9,6 +9,7 @@
 #define TILEC_DIALECTS_TILE_TILEOPS_H
 
 #include "dialects/Tile/TileDialect.h"
+#include "dialects/Tile/TileEffects.h"
 #include "dialects/Tile/TileTypes.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
@@ -16,7 +17,10 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/Tile/TileOpInterfaces.h.inc"
 
 namespace mlir::tile {
 class LaunchOp;

@@ -3,7 +3,10 @@
 #ifndef TILEC_DIALECTS_TILE_TILEOPS_TD
 #define TILEC_DIALECTS_TILE_TILEOPS_TD
 
+include "dialects/Tile/TileInterfaces.td"
+include "dialects/Tile/TileLayoutAttrs.td"
 include "dialects/Tile/TileTypes.td"
+include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -56,11 +59,17 @@ def Tile_KernelOp : Tile_Op<"kernel", [FunctionOpInterface, IsolatedFromAbove,
                                  "::mlir::FunctionType":$type)>];
   let extraClassDeclaration = [{
     /// Name of the attribute holding an argument's source name.
-    static ::llvm::StringRef getArgNameAttrName() { return "tile.name"; }
+    static ::llvm::StringRef getArgNameAttrName() {
+      return TileDialect::NameAttrHelper::getNameStr();
+    }
     /// Name of the attribute holding a tensor argument's symbolic shape.
-    static ::llvm::StringRef getArgShapeAttrName() { return "tile.shape"; }
+    static ::llvm::StringRef getArgShapeAttrName() {
+      return TileDialect::ShapeAttrHelper::getNameStr();
+    }
     /// Name of the attribute holding the resolved compile-time parameters.
-    static ::llvm::StringRef getConstantsAttrName() { return "tile.constants"; }
+    static ::llvm::StringRef getConstantsAttrName() {
+      return TileDialect::ConstantsAttrHelper::getNameStr();
+    }
 
     /// Returns the source name of argument `index`.
     ::llvm::StringRef getArgName(unsigned index);
@@ -131,7 +140,8 @@ def Tile_AllocVarOp
 // Element access
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
+def Tile_LoadOp : Tile_Op<"load", [Tile_AccessOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result type is the buffer's element type", "buffer",
                    "result", "::llvm::cast<BufferType>($_self).getElementType()">]> {
   let summary = "reads one element of a buffer";
@@ -142,9 +152,14 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   let results = (outs AnyType:$result);
   let assemblyFormat = "$buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// AccessOpInterface: a load reads.
+    bool isWrite() { return false; }
+  }];
 }
 
-def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+def Tile_StoreOp : Tile_Op<"store", [Tile_AccessOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"value type is the buffer's element type", "buffer",
                    "value", "::llvm::cast<BufferType>($_self).getElementType()">]> {
   let summary = "writes one element of a buffer";
@@ -156,13 +171,18 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
     $value `,` $buffer `[` $indices `]` attr-dict `:` qualified(type($buffer))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// AccessOpInterface: a store writes.
+    bool isWrite() { return true; }
+  }];
 }
 
 //===----------------------------------------------------------------------===//
 // Tile operations
 //===----------------------------------------------------------------------===//
 
-def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "copies a tile between memory scopes";
   let description = [{
     `tile.copy %A[%i, %j], %A_s[]` copies the region of `%A` whose origin is
@@ -184,7 +204,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   }];
 }
 
-def Tile_GemmOp : Tile_Op<"gemm"> {
+def Tile_GemmOp : Tile_Op<"gemm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "C += op(A) x op(B) on tensor cores";
   let description = [{
     A and B are shared or fragment tiles, C a fragment. With `transpose_a`,
@@ -204,21 +225,24 @@ def Tile_GemmOp : Tile_Op<"gemm"> {
   let hasVerifier = 1;
 }
 
-def Tile_FillOp : Tile_Op<"fill"> {
+def Tile_FillOp : Tile_Op<"fill", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "sets every element of a shared, fragment or local tile";
   let arguments = (ins Tile_Buffer:$buffer, AnyType:$value);
   let assemblyFormat = "$buffer `,` $value attr-dict `:` qualified(type($buffer)) `,` type($value)";
   let hasVerifier = 1;
 }
 
-def Tile_ClearOp : Tile_Op<"clear"> {
+def Tile_ClearOp : Tile_Op<"clear", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "sets every element of a shared, fragment or local tile to 0";
   let arguments = (ins Tile_Buffer:$buffer);
   let assemblyFormat = "$buffer attr-dict `:` qualified(type($buffer))";
   let hasVerifier = 1;
 }
 
-def Tile_ReduceOp : Tile_Op<"reduce"> {
+def Tile_ReduceOp : Tile_Op<"reduce", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "reduces a tile along one dimension";
   let description = [{
     The target's shape is the source's with `dim` removed (or set to 1; a
@@ -238,14 +262,20 @@ def Tile_ReduceOp : Tile_Op<"reduce"> {
 // Loops and control flow
 //===----------------------------------------------------------------------===//
 
-def Tile_ParallelOp : Tile_Op<"parallel", [SingleBlockImplicitTerminator<"YieldOp">]> {
+def Tile_ParallelOp : Tile_Op<"parallel", [SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<LoopLikeOpInterface, ["getLoopInductionVars",
+        "getLoopLowerBounds", "getLoopUpperBounds", "getLoopSteps"]>]> {
   let summary = "an elementwise loop nest mapped to the block's threads";
   let description = [{
     `tile.parallel (%i, %j) in [128, 64] { ... }` runs its body for every
     point of a static iteration space; iterations are independent and the
     compiler distributes and vectorizes them over the block's threads.
+    `tile-infer-layouts` records how in the optional `layout` attribute
+    (e.g. `#tile.flat<vec = 4>`), which every fragment the loop accesses
+    shares.
   }];
-  let arguments = (ins DenseI64ArrayAttr:$extents);
+  let arguments = (ins DenseI64ArrayAttr:$extents,
+                       OptionalAttr<Tile_DistributedLayoutAttrInterface>:$layout);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -261,7 +291,9 @@ def Tile_ParallelOp : Tile_Op<"parallel", [SingleBlockImplicitTerminator<"YieldO
 
 class Tile_CountedLoopOp<string mnemonic, string summaryText,
                          list<Trait> traits = []>
-    : Tile_Op<mnemonic, !listconcat(traits, [SingleBlockImplicitTerminator<"YieldOp">])> {
+    : Tile_Op<mnemonic, !listconcat(traits, [SingleBlockImplicitTerminator<"YieldOp">,
+        DeclareOpInterfaceMethods<LoopLikeOpInterface, ["getLoopInductionVars",
+            "getLoopLowerBounds", "getLoopUpperBounds", "getLoopSteps"]>])> {
   let summary = summaryText;
   let arguments = (ins Index:$upperBound);
   let regions = (region SizedRegion<1>:$body);
@@ -272,6 +304,31 @@ class Tile_CountedLoopOp<string mnemonic, string summaryText,
     /// Returns the induction variable (counting from 0 by 1).
     ::mlir::BlockArgument getInductionVar() {
       return getBody().front().getArgument(0);
+    }
+  }];
+  // LoopLikeOpInterface: one induction variable from 0 to the upper bound
+  // by 1.
+  let extraClassDefinition = [{
+    ::llvm::SmallVector<::mlir::Region *> $cppClass::getLoopRegions() {
+      return {&getBody()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::Value>>
+    $cppClass::getLoopInductionVars() {
+      return ::llvm::SmallVector<::mlir::Value>{getInductionVar()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopLowerBounds() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{
+          ::mlir::Builder(getContext()).getIndexAttr(0)};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopUpperBounds() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{getUpperBound()};
+    }
+    std::optional<::llvm::SmallVector<::mlir::OpFoldResult>>
+    $cppClass::getLoopSteps() {
+      return ::llvm::SmallVector<::mlir::OpFoldResult>{
+          ::mlir::Builder(getContext()).getIndexAttr(1)};
     }
   }];
 }

@@ -85,9 +85,15 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "buffer dim " << index << " must be positive, got "
                          << dim;
   }
-  if (layout && !isa<LayoutAttr>(layout))
-    return emitError() << "buffer layout must be a #tile.layout, got "
-                       << layout;
+  if (layout && isa<DistributedLayoutAttrInterface>(layout)) {
+    if (scope != MemoryScope::Fragment)
+      return emitError() << "a thread layout such as " << layout
+                         << " needs a fragment buffer";
+  } else if (layout && !isa<LayoutAttr>(layout)) {
+    return emitError()
+           << "buffer layout must be a #tile.layout or a thread layout, got "
+           << layout;
+  }
   return success();
 }
 

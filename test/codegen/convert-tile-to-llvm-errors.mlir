@@ -1,9 +1,9 @@
 // RUN: tile-opt %s --convert-tile-to-llvm --split-input-file --verify-diagnostics
 
-tile.kernel @no_mapping(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+tile.kernel @no_layout(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                         %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
-    // expected-error @below {{'tile.parallel' op has no thread mapping; run -tile-assign-thread-mapping first}}
+    // expected-error @below {{'tile.parallel' op has no #tile.flat layout; run -tile-infer-layouts first}}
     tile.parallel (%i) in [128] {
       %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
     }
@@ -15,8 +15,8 @@ tile.kernel @no_mapping(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.s
 tile.kernel @bad_width(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                        %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
-    // expected-error @below {{'tile.parallel' op vector width 4 must be a power of two dividing the innermost extent}}
-    tile.parallel (%i) in [6] attributes {tile.vector_width = 4 : i64} {
+    // expected-error @below {{'tile.parallel' op layout #tile.flat<vec = 4> needs a vector width dividing the innermost extent}}
+    tile.parallel (%i) in [6] attributes {layout = #tile.flat<vec = 4>} {
       %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
     }
   }
@@ -27,10 +27,10 @@ tile.kernel @bad_width(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.sh
 tile.kernel @fragment_mismatch(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                                %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
-    %F = tile.alloc_fragment {tile.vector_width = 2 : i64} : !tile.buffer<128xf32, fragment>
-    tile.parallel (%i) in [128] attributes {tile.vector_width = 4 : i64} {
-      // expected-error @below {{'tile.load' op accesses a fragment whose thread mapping differs from its loop's; run -tile-assign-thread-mapping}}
-      %x = tile.load %F[%i] : !tile.buffer<128xf32, fragment>
+    %F = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.flat<vec = 2>>
+    tile.parallel (%i) in [128] attributes {layout = #tile.flat<vec = 4>} {
+      // expected-error @below {{'tile.load' op accesses a fragment whose layout differs from its loop's; run -tile-infer-layouts}}
+      %x = tile.load %F[%i] : !tile.buffer<128xf32, fragment, #tile.flat<vec = 2>>
     }
   }
 }

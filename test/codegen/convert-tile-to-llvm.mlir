@@ -40,7 +40,7 @@ tile.kernel @vector_add(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.s
   %c1024 = arith.constant 1024 : index
   %g = arith.ceildivsi %N, %c1024 : index
   tile.launch grid(%g) threads(256) as (%bx) {
-    tile.parallel (%i) in [1024] attributes {tile.vector_width = 4 : i64} {
+    tile.parallel (%i) in [1024] attributes {layout = #tile.flat<vec = 4>} {
       %base = arith.muli %bx, %c1024 : index
       %idx = arith.addi %base, %i : index
       %a = tile.load %A[%idx] : !tile.buffer<?xf32, global>
@@ -86,14 +86,14 @@ tile.kernel @fragment_epilogue(%C: !tile.buffer<?x?xf32, global> {tile.name = "C
   %gx = arith.ceildivsi %N, %c64 : index
   %gy = arith.ceildivsi %M, %c30 : index
   tile.launch grid(%gx, %gy) threads(128) as (%bx, %by) {
-    %F = tile.alloc_fragment {tile.vector_width = 4 : i64} : !tile.buffer<30x64xf32, fragment>
-    tile.fill %F, %s : !tile.buffer<30x64xf32, fragment>, f32
+    %F = tile.alloc_fragment : !tile.buffer<30x64xf32, fragment, #tile.flat<vec = 4>>
+    tile.fill %F, %s : !tile.buffer<30x64xf32, fragment, #tile.flat<vec = 4>>, f32
     %r = arith.muli %by, %c30 : index
     %c = arith.muli %bx, %c64 : index
-    tile.parallel (%i, %j) in [30, 64] attributes {tile.vector_width = 4 : i64} {
+    tile.parallel (%i, %j) in [30, 64] attributes {layout = #tile.flat<vec = 4>} {
       %row = arith.addi %r, %i : index
       %col = arith.addi %c, %j : index
-      %f = tile.load %F[%i, %j] : !tile.buffer<30x64xf32, fragment>
+      %f = tile.load %F[%i, %j] : !tile.buffer<30x64xf32, fragment, #tile.flat<vec = 4>>
       %x = tile.load %C[%row, %col] : !tile.buffer<?x?xf32, global>
       %y = arith.addf %x, %f : f32
       tile.store %y, %C[%row, %col] : !tile.buffer<?x?xf32, global>

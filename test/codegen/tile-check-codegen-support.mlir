@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-check-codegen-support{arch=sm_80}))' --split-input-file --verify-diagnostics
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile-set-target{arch=sm_80},tile.kernel(tile-check-codegen-support))' --split-input-file --verify-diagnostics
 
 // Every unsupported op gets its own located error.
 tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},

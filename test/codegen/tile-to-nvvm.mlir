@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-to-nvvm=arch=sm_90a | FileCheck %s
+// RUN: tile-opt %s --tile-gpu=arch=sm_90a --tile-to-nvvm | FileCheck %s
 
 // The whole lowering: only LLVM and NVVM ops remain, ready for translation.
 

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Driver.h"
+#include "compiler/Target.h"
 
 #include <CLI/CLI.hpp>
 
@@ -24,19 +25,29 @@ constexpr const char *Examples = R"(Examples:
       print the PTX of the f16 variant
   tilec specs/vector_add.tile --arch sm_80 --arch sm_90a --emit=fatbin,json -o out/
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
+)";
 
-Stages (--emit, comma-separated): ast, tile, llvm, ptx, cubin, fatbin, json
-Architectures (--arch, repeatable; default sm_90a): sm_80, sm_86, sm_89, sm_90, sm_90a
-Default stages: cubin,json. Outputs: DIR/<kernel>.<arch>.<ext> with -o DIR;
+constexpr const char *Outputs =
+    R"(Default stages: cubin,json. Outputs: DIR/<kernel>.<arch>.<ext> with -o DIR;
 without -o, textual stages print to standard output and binary stages
 (cubin, fatbin) are written to the current directory.)";
+
+/// The help text's footer: the examples, the stages and architectures (from
+/// the driver's and the target table's lists) and where outputs go.
+std::string getFooter() {
+  return std::string(Examples) +
+         "\nStages (--emit, comma-separated): " + tilec::getStageList().str() +
+         "\nArchitectures (--arch, repeatable; default " +
+         tilec::getArchName(tilec::getDefaultArch()) +
+         "): " + tilec::getArchList() + "\n" + Outputs;
+}
 
 } // namespace
 
 int main(int Argc, char **Argv) {
   CLI::App App("tilec: ahead-of-time compiler for tile-level GPU kernels "
                "written in .tile");
-  App.footer(Examples);
+  App.footer(getFooter());
 
   tilec::DriverOptions Options;
   std::string OutputDir;
@@ -55,8 +66,8 @@ int main(int Argc, char **Argv) {
                  "Override a compile-time parameter: -D NAME=VALUE")
       ->allow_extra_args(false);
   App.add_option("--emit", Options.Emit,
-                 "Stages to emit, comma-separated (ast, tile, llvm, ptx, "
-                 "cubin, fatbin, json)")
+                 "Stages to emit, comma-separated (" +
+                     tilec::getStageList().str() + ")")
       ->delimiter(',')
       ->allow_extra_args(false);
   App.add_option("-o,--output-dir", OutputDir,

@@ -20,5 +20,15 @@ func.func private @f(!tile.buffer<4xf16, texture>)
 
 // -----
 
-// expected-error @+1 {{buffer layout must be a #tile.layout, got 1 : i64}}
+// expected-error @+1 {{buffer layout must be a #tile.layout or a thread layout, got 1 : i64}}
 func.func private @f(!tile.buffer<4xf16, shared, 1>)
+
+// -----
+
+// expected-error @+1 {{a thread layout such as #tile.flat<vec = 4> needs a fragment buffer}}
+func.func private @f(!tile.buffer<64xf16, shared, #tile.flat<vec = 4>>)
+
+// -----
+
+// expected-error @+1 {{vec must be a positive power of two, got 3}}
+func.func private @f(!tile.buffer<64xf16, fragment, #tile.flat<vec = 3>>)

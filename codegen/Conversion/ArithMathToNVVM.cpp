@@ -1,6 +1,6 @@
-//===- StdToNVVM.cpp - arith/math/cf/ub to LLVM and libdevice -------------===//
+//===- ArithMathToNVVM.cpp - arith/math/cf/ub to LLVM and libdevice -------===//
 //
-// Implements `convert-std-to-nvvm` (see Passes.td).
+// Implements `tile-convert-arith-math-to-nvvm` (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +20,7 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec {
-#define GEN_PASS_DEF_CONVERTSTDTONVVM
+#define GEN_PASS_DEF_TILECONVERTARITHMATHTONVVM
 #include "codegen/Conversion/Passes.h.inc"
 } // namespace tilec
 
@@ -31,8 +31,9 @@ namespace {
 /// select most transcendental intrinsics (llvm.exp, llvm.log, ...).
 constexpr unsigned kLibdeviceBenefit = 10;
 
-struct ConvertStdToNVVM
-    : public tilec::impl::ConvertStdToNVVMBase<ConvertStdToNVVM> {
+struct ConvertArithMathToNVVM
+    : public tilec::impl::TileConvertArithMathToNVVMBase<
+          ConvertArithMathToNVVM> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     LLVMTypeConverter converter(ctx, LowerToLLVMOptions(ctx));

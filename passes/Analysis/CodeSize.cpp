@@ -1,44 +1,13 @@
-//===- ThreadMapping.cpp - How parallel loops map to threads --------------===//
+//===- CodeSize.cpp - What tile IR costs once emitted ---------------------===//
 
-#include "passes/ThreadMapping.h"
+#include "passes/Analysis/CodeSize.h"
 
 #include "dialects/Tile/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/Operation.h"
 #include "llvm/Support/MathExtras.h"
-
-std::optional<int64_t> tilec::getVectorWidth(mlir::Operation *op) {
-  if (auto width = op->getAttrOfType<mlir::IntegerAttr>(kVectorWidthAttrName))
-    return width.getInt();
-  return std::nullopt;
-}
-
-void tilec::setVectorWidth(mlir::Operation *op, int64_t width) {
-  op->setAttr(kVectorWidthAttrName,
-              mlir::Builder(op->getContext()).getI64IntegerAttr(width));
-}
-
-bool tilec::isDistributedFragmentAccess(mlir::Operation *access,
-                                        mlir::tile::ParallelOp loop) {
-  mlir::Value buffer;
-  mlir::ValueRange indices;
-  if (auto load = mlir::dyn_cast<mlir::tile::LoadOp>(access)) {
-    buffer = load.getBuffer();
-    indices = load.getIndices();
-  } else {
-    auto store = mlir::cast<mlir::tile::StoreOp>(access);
-    buffer = store.getBuffer();
-    indices = store.getIndices();
-  }
-  auto type = mlir::cast<mlir::tile::BufferType>(buffer.getType());
-  return loop.getExtents() == type.getShape() &&
-         llvm::equal(indices, loop.getInductionVars());
-}
 
 int64_t tilec::getEmittedCost(mlir::Operation *op) {
   using namespace mlir;

@@ -1,6 +1,6 @@
-//===- AccessAnalysis.cpp - Index and access analysis of parallel loops ---===//
+//===- AccessAnalysis.cpp - Accesses of parallel loops --------------------===//
 
-#include "passes/AccessAnalysis.h"
+#include "passes/Analysis/AccessAnalysis.h"
 
 #include "dialects/Tile/TileOps.h"
 
@@ -25,7 +25,8 @@ int64_t tilec::storageBytes(Type elementType) {
 int64_t tilec::tensorAlignment(BlockArgument tensor) {
   auto kernel = cast<tile::KernelOp>(tensor.getOwner()->getParentOp());
   if (auto alignment = kernel.getArgAttrOfType<IntegerAttr>(
-          tensor.getArgNumber(), kAlignmentAttrName))
+          tensor.getArgNumber(),
+          tile::TileDialect::AlignmentAttrHelper::getNameStr()))
     return alignment.getInt();
   return 16;
 }
@@ -263,17 +264,11 @@ bool tilec::dependsOn(Value value, BlockArgument iv) {
 
 std::optional<ContiguousAccess>
 tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
-  Value buffer;
-  OperandRange indices = access->getOperands();
-  if (auto load = dyn_cast<tile::LoadOp>(access)) {
-    buffer = load.getBuffer();
-    indices = load.getIndices();
-  } else if (auto store = dyn_cast<tile::StoreOp>(access)) {
-    buffer = store.getBuffer();
-    indices = store.getIndices();
-  } else {
+  auto accessOp = dyn_cast<tile::AccessOpInterface>(access);
+  if (!accessOp)
     return std::nullopt;
-  }
+  Value buffer = accessOp.getBuffer();
+  OperandRange indices = accessOp.getIndices();
   auto type = cast<tile::BufferType>(buffer.getType());
   auto tensor = dyn_cast<BlockArgument>(buffer);
   if (!type.isGlobal() || !tensor || indices.empty() ||
@@ -336,13 +331,10 @@ SmallVector<VectorizableAccess>
 tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
   SmallVector<VectorizableAccess> found;
   for (Operation &op : loop.getBody().front()) {
-    Value buffer;
-    if (auto load = dyn_cast<tile::LoadOp>(op))
-      buffer = load.getBuffer();
-    else if (auto store = dyn_cast<tile::StoreOp>(op))
-      buffer = store.getBuffer();
-    else
+    auto accessOp = dyn_cast<tile::AccessOpInterface>(op);
+    if (!accessOp)
       continue;
+    Value buffer = accessOp.getBuffer();
     std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
     if (!access)
       continue;
@@ -352,4 +344,11 @@ tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
         {&op, *access, vectorChunkWidth(*access, elementType, loopWidth)});
   }
   return found;
+}
+
+bool tilec::isDistributedFragmentAccess(tile::AccessOpInterface access,
+                                        tile::ParallelOp loop) {
+  auto type = cast<tile::BufferType>(access.getBuffer().getType());
+  return loop.getExtents() == type.getShape() &&
+         llvm::equal(access.getIndices(), loop.getInductionVars());
 }

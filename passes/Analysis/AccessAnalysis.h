@@ -1,16 +1,16 @@
-//===- AccessAnalysis.h - Index and access analysis of parallel loops -*- C++
-//-*-===//
+//===- AccessAnalysis.h - Accesses of parallel loops ------------*- C++ -*-===//
 //
 // Which global accesses of a `tile.parallel` body touch consecutive elements
 // for consecutive values of the innermost induction variable, and how well
-// aligned the first of them provably is. Both the thread-mapping pass (to
-// choose a vector width) and the lowering (to emit vector loads and stores)
-// ask these questions.
+// aligned the first of them provably is, and which fragment accesses index a
+// fragment the way its loop distributes it. Both the elementwise layout rule
+// (to choose a vector width) and the lowering (to emit vector loads and
+// stores) ask these questions.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_PASSES_ACCESSANALYSIS_H
-#define TILEC_PASSES_ACCESSANALYSIS_H
+#ifndef TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H
+#define TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,6 +19,7 @@
 #include <optional>
 
 namespace mlir::tile {
+class AccessOpInterface;
 class ParallelOp;
 } // namespace mlir::tile
 
@@ -33,10 +34,6 @@ constexpr unsigned kZeroTrailingZeros = 64;
 /// Bytes one element of `elementType` occupies in memory (`i1` is stored as
 /// one byte).
 int64_t storageBytes(mlir::Type elementType);
-
-/// The name of the optional kernel argument attribute giving a tensor's base
-/// alignment in bytes.
-constexpr llvm::StringLiteral kAlignmentAttrName = "tile.alignment";
 
 /// The base alignment in bytes that code may assume for `tensor`, a global
 /// buffer argument of a `tile.kernel`: its `tile.alignment` argument
@@ -111,6 +108,14 @@ struct VectorizableAccess {
 llvm::SmallVector<VectorizableAccess>
 findContiguousAccesses(mlir::tile::ParallelOp loop, int64_t loopWidth);
 
+/// Returns true if `access`, a `tile.load` or `tile.store` of a fragment
+/// nested in `loop`, indexes the fragment the way the elementwise layout
+/// distributes both: with the loop's induction variables, the loop's
+/// extents being the fragment's shape. Other fragment accesses cannot be
+/// lowered yet.
+bool isDistributedFragmentAccess(mlir::tile::AccessOpInterface access,
+                                 mlir::tile::ParallelOp loop);
+
 } // namespace tilec
 
-#endif // TILEC_PASSES_ACCESSANALYSIS_H
+#endif // TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-thread-mapping))' --split-input-file --verify-diagnostics
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts))' --split-input-file --verify-diagnostics
 
 tile.kernel @fragment_outside_parallel(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {

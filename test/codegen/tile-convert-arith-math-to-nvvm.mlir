@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-std-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-convert-arith-math-to-nvvm | FileCheck %s
 
 // Transcendentals become libdevice calls (f16 and bf16 through f32), other
 // math and arith ops LLVM instructions or intrinsics, and index is 64 bits.

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --lower-scf-to-cf | FileCheck %s
+// RUN: tile-opt %s --tile-lower-scf-to-cf | FileCheck %s
 
 // Structured control flow becomes branches (upstream's patterns, applied from
 // the last op of a block to the first, so that each split moves only the ops

@@ -1,8 +1,8 @@
-// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-assign-thread-mapping))' --split-input-file | FileCheck %s
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts))' --split-input-file | FileCheck %s
 
 // f32 accesses at `bx * 1024 + i` take 16-byte vectors: 4 lanes.
 // CHECK-LABEL: tile.kernel @f32_contiguous
-// CHECK: tile.parallel (%{{.*}}) in [1024] attributes {tile.vector_width = 4 : i64}
+// CHECK: tile.parallel (%{{.*}}) in [1024] attributes {layout = #tile.flat<vec = 4>}
 tile.kernel @f32_contiguous(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                             %C: !tile.buffer<?xf32, global> {tile.name = "C", tile.shape = ["N"]},
                             %N: index {tile.name = "N"}) {
@@ -23,7 +23,7 @@ tile.kernel @f32_contiguous(%A: !tile.buffer<?xf32, global> {tile.name = "A", ti
 // An f16 load and an f32 store: the f16 access sets 8 lanes (the f32 store
 // is then written as two 16-byte chunks).
 // CHECK-LABEL: tile.kernel @mixed_widths
-// CHECK: tile.vector_width = 8 : i64
+// CHECK: #tile.flat<vec = 8>
 tile.kernel @mixed_widths(%X: !tile.buffer<?xf16, global> {tile.name = "X", tile.shape = ["N"]},
                           %Y: !tile.buffer<?xf32, global> {tile.name = "Y", tile.shape = ["N"]},
                           %N: index {tile.name = "N"}) {
@@ -44,7 +44,7 @@ tile.kernel @mixed_widths(%X: !tile.buffer<?xf16, global> {tile.name = "X", tile
 
 // The width must divide the innermost extent: 6 allows 2 lanes.
 // CHECK-LABEL: tile.kernel @innermost_extent
-// CHECK: tile.vector_width = 2 : i64
+// CHECK: #tile.flat<vec = 2>
 tile.kernel @innermost_extent(%A: !tile.buffer<?x6xf32, global> {tile.name = "A", tile.shape = ["M", 6]},
                               %M: index {tile.name = "M"}) {
   %c32 = arith.constant 32 : index
@@ -65,7 +65,7 @@ tile.kernel @innermost_extent(%A: !tile.buffer<?x6xf32, global> {tile.name = "A"
 // An offset that is not a multiple of the vector (i + 1), a stride (2 * i)
 // and an index that is not affine (i % 7) are not contiguous: one lane.
 // CHECK-LABEL: tile.kernel @not_vectorizable
-// CHECK-COUNT-3: tile.vector_width = 1 : i64
+// CHECK-COUNT-3: #tile.flat<vec = 1>
 tile.kernel @not_vectorizable(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                               %N: index {tile.name = "N"}) {
   %c1 = arith.constant 1 : index
@@ -97,7 +97,7 @@ tile.kernel @not_vectorizable(%A: !tile.buffer<?xf32, global> {tile.name = "A", 
 
 // A tensor alignment of 8 bytes limits f32 vectors to 2 lanes.
 // CHECK-LABEL: tile.kernel @tensor_alignment
-// CHECK: tile.vector_width = 2 : i64
+// CHECK: #tile.flat<vec = 2>
 tile.kernel @tensor_alignment(%A: !tile.buffer<?xf32, global> {tile.alignment = 8 : i64, tile.name = "A", tile.shape = ["N"]},
                               %N: index {tile.name = "N"}) {
   %c256 = arith.constant 256 : index
@@ -116,7 +116,7 @@ tile.kernel @tensor_alignment(%A: !tile.buffer<?xf32, global> {tile.alignment = 
 
 // A loop that writes a per-thread variable runs its iterations one by one.
 // CHECK-LABEL: tile.kernel @local_writes
-// CHECK: tile.vector_width = 1 : i64
+// CHECK: #tile.flat<vec = 1>
 tile.kernel @local_writes(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                           %N: index {tile.name = "N"}) {
   %c256 = arith.constant 256 : index
@@ -137,12 +137,13 @@ tile.kernel @local_writes(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile
 
 // Loops sharing a fragment agree on the smallest width (4 from the f32 loop,
 // not 8 from the f16 one), and the fragment records it. A fragment no loop
-// accesses gets width 1.
+// accesses gets width 1. The fragment's layout is part of its type, so every
+// access shows it.
 // CHECK-LABEL: tile.kernel @shared_fragment
-// CHECK: tile.alloc_fragment {tile.vector_width = 4 : i64} : !tile.buffer<64x64xf32, fragment>
-// CHECK: tile.alloc_fragment {tile.vector_width = 1 : i64} : !tile.buffer<16xf32, fragment>
-// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {tile.vector_width = 4 : i64}
-// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {tile.vector_width = 4 : i64}
+// CHECK: tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.flat<vec = 4>>
+// CHECK: tile.alloc_fragment : !tile.buffer<16xf32, fragment, #tile.flat<vec = 1>>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {layout = #tile.flat<vec = 4>}
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {layout = #tile.flat<vec = 4>}
 tile.kernel @shared_fragment(%A: !tile.buffer<?x?xf32, global> {tile.name = "A", tile.shape = ["M", "N"]},
                              %C: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
                              %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {

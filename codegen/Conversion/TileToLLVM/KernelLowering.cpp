@@ -1,0 +1,281 @@
+//===- KernelLowering.cpp - One tile kernel to an NVVM function -----------===//
+//
+// The driver of the lowering: the function and its ABI (docs/abi.md), the
+// thread and block indices, the per-thread storage, and the dispatch of
+// every op to its lowering (Lowerings.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "codegen/CodegenLimits.h"
+#include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/CodeSize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace tilec;
+
+Type tilec::storageTypeOf(Type elementType) {
+  if (elementType.isInteger(1))
+    return IntegerType::get(elementType.getContext(), 8);
+  return elementType;
+}
+
+void KernelLowering::CostCounter::notifyOperationInserted(
+    Operation *op, OpBuilder::InsertPoint previous) {
+  cost += getEmittedCost(op);
+}
+
+KernelLowering::KernelLowering(tile::KernelOp kernel,
+                               const LoweringSet &lowerings)
+    : kernel(kernel), lowerings(lowerings), builder(kernel) {
+  builder.setListener(&counter);
+}
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::run() {
+  tile::LaunchOp launch = kernel.getLaunch();
+  if (!launch)
+    return kernel.emitOpError("has no 'tile.launch'");
+  threads = launch.getThreads();
+  LLVM::LLVMFuncOp func = createFunction();
+  Block *entry = func.addEntryBlock(builder);
+  builder.setInsertionPointToStart(entry);
+
+  Lane top;
+  if (failed(bindArguments(entry, top)) || failed(allocatePrivateBuffers()))
+    return failure();
+  bindThreadAndBlockIndices(launch, top);
+
+  // The kernel body computes the grid (only the metadata needs it) and
+  // constants the launch body uses; the launch body is the device code.
+  for (Operation &op : kernel.getBody().front().without_terminator()) {
+    LogicalResult emitted = &op == launch.getOperation()
+                                ? emitBlock(launch.getBody().front(), top)
+                                : emitOp(op, top);
+    if (failed(emitted))
+      return failure();
+  }
+  LLVM::ReturnOp::create(builder, kernel.getLoc(), ValueRange());
+  kernel.erase();
+  return success();
+}
+
+LLVM::LLVMFuncOp KernelLowering::createFunction() {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Type> argTypes;
+  for (Type type : kernel.getArgumentTypes()) {
+    if (isa<tile::BufferType>(type))
+      argTypes.push_back(LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace));
+    else if (type.isIndex())
+      argTypes.push_back(builder.getI64Type());
+    else
+      argTypes.push_back(storageTypeOf(type));
+  }
+  auto funcType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
+  auto func = LLVM::LLVMFuncOp::create(builder, kernel.getLoc(),
+                                       kernel.getSymName(), funcType);
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
+  func->setAttr(
+      NVVM::NVVMDialect::getMaxntidAttrName(),
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  for (BlockArgument arg : kernel.getArguments())
+    if (isa<tile::BufferType>(arg.getType()))
+      func.setArgAttr(arg.getArgNumber(), LLVM::LLVMDialect::getAlignAttrName(),
+                      builder.getI64IntegerAttr(tensorAlignment(arg)));
+  return func;
+}
+
+void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
+                                               Lane &top) {
+  MLIRContext *ctx = builder.getContext();
+  Location loc = launch.getLoc();
+  Value tid = NVVM::ThreadIdXOp::create(
+      builder, loc, builder.getI32Type(),
+      LLVM::ConstantRangeAttr::get(ctx, 32, 0, threads));
+  threadIndex =
+      arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
+  for (BlockArgument blockIndex : launch.getBlockIndices()) {
+    Type i32 = builder.getI32Type();
+    unsigned dim = blockIndex.getArgNumber();
+    // Grid limits: 2^31-1 blocks in x, 65535 in y and z.
+    auto range = LLVM::ConstantRangeAttr::get(
+        ctx, 32, 0, dim == 0 ? std::numeric_limits<int32_t>::max() : 65535);
+    Value id;
+    if (dim == 0)
+      id = NVVM::BlockIdXOp::create(builder, loc, i32, range);
+    else if (dim == 1)
+      id = NVVM::BlockIdYOp::create(builder, loc, i32, range);
+    else
+      id = NVVM::BlockIdZOp::create(builder, loc, i32, range);
+    top.map.map(blockIndex, arith::IndexCastUIOp::create(
+                                builder, loc, builder.getIndexType(), id));
+  }
+}
+
+LogicalResult KernelLowering::bindArguments(Block *entry, Lane &top) {
+  // Dims and scalars first: tensors refer to the dims.
+  llvm::StringMap<Value> dimsByName;
+  for (BlockArgument arg : kernel.getArguments()) {
+    Value lowered = entry->getArgument(arg.getArgNumber());
+    Location loc = arg.getLoc();
+    if (isa<tile::BufferType>(arg.getType()))
+      continue;
+    if (arg.getType().isIndex()) {
+      lowered = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                           lowered);
+      dimsByName[kernel.getArgName(arg.getArgNumber())] = lowered;
+    } else if (arg.getType().isInteger(1)) {
+      lowered = fromStorage(loc, lowered, arg.getType());
+    }
+    top.map.map(arg, lowered);
+  }
+
+  for (BlockArgument arg : kernel.getArguments()) {
+    auto type = dyn_cast<tile::BufferType>(arg.getType());
+    if (!type)
+      continue;
+    Tensor tensor;
+    tensor.base = entry->getArgument(arg.getArgNumber());
+    tensor.elementType = type.getElementType();
+    tensor.storageType = storageTypeOf(type.getElementType());
+    auto shape = kernel.getArgAttrOfType<ArrayAttr>(
+        arg.getArgNumber(), tile::KernelOp::getArgShapeAttrName());
+    for (auto [dim, extent] : llvm::enumerate(type.getShape())) {
+      if (!ShapedType::isDynamic(extent)) {
+        tensor.dims.push_back(indexConstant(arg.getLoc(), extent));
+        continue;
+      }
+      auto name = shape ? dyn_cast<StringAttr>(shape[dim]) : StringAttr();
+      Value dimValue = name ? dimsByName.lookup(name.getValue()) : Value();
+      if (!dimValue)
+        return kernel.emitOpError("tensor '")
+               << kernel.getArgName(arg.getArgNumber()) << "' dim " << dim
+               << " names no dim argument";
+      tensor.dims.push_back(dimValue);
+    }
+    tensors[arg] = std::move(tensor);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::allocatePrivateBuffers() {
+  Location loc = kernel.getLoc();
+  Value one = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                       builder.getI64IntegerAttr(1));
+  auto pointerType = LLVM::LLVMPointerType::get(builder.getContext());
+  int64_t totalBytes = 0;
+  WalkResult result = kernel.walk([&](Operation *op) {
+    if (!isa<tile::AllocFragmentOp, tile::AllocLocalOp, tile::AllocVarOp>(op))
+      return WalkResult::advance();
+    auto type = cast<tile::BufferType>(op->getResult(0).getType());
+    PrivateBuffer buffer;
+    buffer.elementType = type.getElementType();
+    buffer.storageType = storageTypeOf(type.getElementType());
+    buffer.size = type.getNumElements();
+    if (isa<tile::AllocFragmentOp>(op)) {
+      auto layout = dyn_cast_or_null<tile::FlatLayoutAttr>(type.getLayout());
+      if (!layout) {
+        op->emitOpError("has no #tile.flat layout; run -tile-infer-layouts "
+                        "first");
+        return WalkResult::interrupt();
+      }
+      buffer.fragmentLayout = layout;
+      buffer.size = layout.getElementsPerThread(type.getShape(), threads);
+    }
+    totalBytes += buffer.size * storageBytes(buffer.elementType);
+    if (totalBytes > kMaxPrivateBytes) {
+      emitError(op->getLoc())
+          << "kernel '" << kernel.getSymName() << "' needs " << totalBytes
+          << " bytes of local memory per thread with this allocation, but "
+             "at most "
+          << kMaxPrivateBytes << " are available";
+      return WalkResult::interrupt();
+    }
+    auto storage = LLVM::LLVMArrayType::get(buffer.storageType, buffer.size);
+    buffer.base =
+        LLVM::AllocaOp::create(builder, op->getLoc(), pointerType, storage, one,
+                               storageBytes(buffer.elementType));
+    privates[op->getResult(0)] = buffer;
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+const Tensor *KernelLowering::findTensor(Value buffer) const {
+  auto found = tensors.find(buffer);
+  return found == tensors.end() ? nullptr : &found->second;
+}
+
+const PrivateBuffer *KernelLowering::findPrivate(Value buffer) const {
+  auto found = privates.find(buffer);
+  return found == privates.end() ? nullptr : &found->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::emitBlock(Block &block, Lane &lane) {
+  for (Operation &op : block.without_terminator())
+    if (failed(emitOp(op, lane)))
+      return failure();
+  return success();
+}
+
+LogicalResult KernelLowering::emitOp(Operation &op, Lane &lane) {
+  if (counter.cost > kMaxKernelCost)
+    return reportTooLarge(op);
+  OpBuilder::InsertionGuard guard(builder);
+  if (const OpLowering *lower = lowerings.lookup(&op))
+    return (*lower)(*this, &op, lane);
+  if (isa<tile::TileDialect>(op.getDialect()) || op.getNumRegions())
+    return op.emitOpError("cannot be lowered by convert-tile-to-llvm; "
+                          "run -tile-check-codegen-support first");
+  builder.clone(op, lane.map);
+  return success();
+}
+
+LogicalResult KernelLowering::reportTooLarge(Operation &op) {
+  // The outermost loop that repeats `op` is the one to make smaller.
+  Operation *culprit = &op;
+  for (Operation *parent = op.getParentOp(); parent != kernel;
+       parent = parent->getParentOp())
+    if (isa<tile::UnrollOp, tile::ParallelOp>(parent))
+      culprit = parent;
+  return emitError(culprit->getLoc())
+         << "kernel '" << kernel.getSymName()
+         << "' is too large for the code generator: more than "
+         << kMaxKernelCost
+         << " operations once its loops are unrolled (a transcendental "
+            "function or a division counts "
+         << kExpensiveOpCost << ", " << kWideExpensiveOpCost << " in 64 bits)";
+}
+
+Value KernelLowering::materialize(Value value, Lane &lane) {
+  if (Value mapped = lane.map.lookupOrNull(value))
+    return mapped;
+  // The access analysis guarantees a pure, region-free slice.
+  Operation *op = value.getDefiningOp();
+  for (Value operand : op->getOperands())
+    materialize(operand, lane);
+  builder.clone(*op, lane.map);
+  return lane.map.lookup(value);
+}
+
+SmallVector<Value> KernelLowering::lookup(Lane &lane, ValueRange values) {
+  SmallVector<Value> mapped;
+  for (Value value : values)
+    mapped.push_back(lane.map.lookup(value));
+  return mapped;
+}

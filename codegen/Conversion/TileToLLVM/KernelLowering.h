@@ -1,0 +1,151 @@
+//===- KernelLowering.h - One tile kernel to an NVVM function ---*- C++ -*-===//
+//
+// The state and shared helpers of `convert-tile-to-llvm` (see Passes.td).
+// The lowering walks a kernel body once and emits per-thread code directly:
+//
+// * Code outside `tile.parallel` runs in every thread ("uniform" code).
+// * A `tile.parallel` loop with layout `#tile.flat<vec = W>` runs in steps;
+//   in each step a thread handles W consecutive flat elements ("lanes"). The
+//   body is emitted once per lane, op by op (Parallel.cpp).
+// * Each tile op is emitted by the lowering the registry (Lowerings.h) has
+//   for its kind; other ops (arith, math) are cloned with the lane's values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CODEGEN_CONVERSION_TILETOLLVM_KERNELLOWERING_H
+#define TILEC_CODEGEN_CONVERSION_TILETOLLVM_KERNELLOWERING_H
+
+#include "codegen/Conversion/TileToLLVM/Lowerings.h"
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilec {
+
+/// Address space of global memory in NVVM.
+constexpr unsigned kGlobalAddressSpace = 1;
+
+/// A global tensor argument.
+struct Tensor {
+  /// `!llvm.ptr<1>` to element [0, ..., 0].
+  mlir::Value base;
+  mlir::Type elementType;
+  /// How an element is stored (`i1` as `i8`).
+  mlir::Type storageType;
+  /// The extent of every dim, as `index` values.
+  llvm::SmallVector<mlir::Value> dims;
+};
+
+/// The per-thread storage of a fragment, local array or variable.
+struct PrivateBuffer {
+  /// `!llvm.ptr` to the thread's elements.
+  mlir::Value base;
+  mlir::Type elementType;
+  mlir::Type storageType;
+  /// Elements per thread.
+  int64_t size = 0;
+  /// The layout of a fragment, whose elements are indexed by their parallel
+  /// loop's lane; null for local buffers.
+  mlir::tile::FlatLayoutAttr fragmentLayout;
+};
+
+/// What one lane of a parallel step (or a thread outside parallel loops)
+/// sees: the values of the kernel's SSA values, and, inside parallel loops,
+/// the index of the lane's element in the thread's fragment storage.
+struct Lane {
+  mlir::IRMapping map;
+  mlir::Value fragmentIndex;
+};
+
+/// How an element of `elementType` is stored (`i1` as `i8`).
+mlir::Type storageTypeOf(mlir::Type elementType);
+
+/// Lowers one `tile.kernel` into an `llvm.func` inserted before it.
+class KernelLowering {
+public:
+  KernelLowering(mlir::tile::KernelOp kernel, const LoweringSet &lowerings);
+
+  /// Emits the function and erases the kernel.
+  mlir::LogicalResult run();
+  /// What the emitted code costs (see kMaxKernelCost).
+  int64_t getCost() const { return counter.cost; }
+
+  //===--- For the lowerings ----------------------------------------------===//
+  /// The builder, at the point where the current op's code goes.
+  mlir::OpBuilder &getBuilder() { return builder; }
+  /// The kernel being lowered.
+  mlir::tile::KernelOp getKernel() { return kernel; }
+  /// The launch's threads per block.
+  int64_t getThreads() const { return threads; }
+  /// The thread's index in its block, as an `index`.
+  mlir::Value getThreadIndex() const { return threadIndex; }
+  /// The global tensor `buffer` is, or null.
+  const Tensor *findTensor(mlir::Value buffer) const;
+  /// The per-thread storage of `buffer`, or null.
+  const PrivateBuffer *findPrivate(mlir::Value buffer) const;
+
+  /// Emits the ops of `block` (but its terminator) for `lane`.
+  mlir::LogicalResult emitBlock(mlir::Block &block, Lane &lane);
+  /// Emits `op` for `lane` through its lowering, or clones it.
+  mlir::LogicalResult emitOp(mlir::Operation &op, Lane &lane);
+  /// Reports that the kernel is too large, at the outermost loop that
+  /// repeats `op`.
+  mlir::LogicalResult reportTooLarge(mlir::Operation &op);
+  /// Returns `value` for `lane`, cloning the pure ops that compute it from
+  /// mapped values if needed.
+  mlir::Value materialize(mlir::Value value, Lane &lane);
+  /// Returns the lane's values of `values`.
+  llvm::SmallVector<mlir::Value> lookup(Lane &lane, mlir::ValueRange values);
+
+  //===--- Memory helpers (Memory.cpp) ------------------------------------===//
+  mlir::Value indexConstant(mlir::Location loc, int64_t value);
+  mlir::Value zeroOf(mlir::Location loc, mlir::Type type);
+  /// Converts a value to its stored form (`i1` to `i8`).
+  mlir::Value toStorage(mlir::Location loc, mlir::Value value);
+  /// Converts a stored value back to `elementType`.
+  mlir::Value fromStorage(mlir::Location loc, mlir::Value stored,
+                          mlir::Type elementType);
+  /// The address of element `indices` of `tensor` (row-major).
+  mlir::Value elementPointer(mlir::Location loc, const Tensor &tensor,
+                             llvm::ArrayRef<mlir::Value> indices);
+  /// True if `indices` (the last one plus `lastIndexExtra`) lie in `tensor`.
+  mlir::Value inBounds(mlir::Location loc, const Tensor &tensor,
+                       llvm::ArrayRef<mlir::Value> indices,
+                       int64_t lastIndexExtra = 0);
+  /// The address of element `indices` of the per-thread buffer `buffer`
+  /// accessed by `access` in `lane`.
+  mlir::FailureOr<mlir::Value>
+  privatePointer(mlir::Operation *access, mlir::Value buffer,
+                 llvm::ArrayRef<mlir::Value> indices, Lane &lane);
+
+private:
+  /// Adds up the cost of the ops a builder creates.
+  struct CostCounter : public mlir::OpBuilder::Listener {
+    void
+    notifyOperationInserted(mlir::Operation *op,
+                            mlir::OpBuilder::InsertPoint previous) override;
+    int64_t cost = 0;
+  };
+
+  mlir::LLVM::LLVMFuncOp createFunction();
+  mlir::LogicalResult bindArguments(mlir::Block *entry, Lane &top);
+  mlir::LogicalResult allocatePrivateBuffers();
+  void bindThreadAndBlockIndices(mlir::tile::LaunchOp launch, Lane &top);
+
+  mlir::tile::KernelOp kernel;
+  const LoweringSet &lowerings;
+  CostCounter counter;
+  mlir::OpBuilder builder;
+  int64_t threads = 0;
+  mlir::Value threadIndex;
+  llvm::DenseMap<mlir::Value, Tensor> tensors;
+  llvm::DenseMap<mlir::Value, PrivateBuffer> privates;
+};
+
+} // namespace tilec
+
+#endif // TILEC_CODEGEN_CONVERSION_TILETOLLVM_KERNELLOWERING_H

@@ -1,0 +1,231 @@
+//===- Memory.cpp - Element accesses and fills ----------------------------===//
+//
+// The lowerings of `tile.load`, `tile.store`, `tile.fill` and `tile.clear`
+// on global tensors (guarded: out-of-bounds reads give 0, writes are
+// dropped) and per-thread buffers, and the address helpers they share with
+// the other families.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "codegen/CodegenLimits.h"
+#include "passes/Analysis/AccessAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::indexConstant(Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value KernelLowering::zeroOf(Location loc, Type type) {
+  return arith::ConstantOp::create(builder, loc, builder.getZeroAttr(type));
+}
+
+Value KernelLowering::toStorage(Location loc, Value value) {
+  if (!value.getType().isInteger(1))
+    return value;
+  return arith::ExtUIOp::create(builder, loc, builder.getI8Type(), value);
+}
+
+Value KernelLowering::fromStorage(Location loc, Value stored,
+                                  Type elementType) {
+  if (!elementType.isInteger(1))
+    return stored;
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, stored,
+                               zeroOf(loc, stored.getType()));
+}
+
+Value KernelLowering::elementPointer(Location loc, const Tensor &tensor,
+                                     ArrayRef<Value> indices) {
+  // Row-major: ((i0 * D1 + i1) * D2 + i2) ...
+  Value offset = indices.front();
+  for (size_t d = 1; d < indices.size(); ++d)
+    offset = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, offset, tensor.dims[d]),
+        indices[d]);
+  Value offset64 =
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), offset);
+  return LLVM::GEPOp::create(builder, loc, tensor.base.getType(),
+                             tensor.storageType, tensor.base,
+                             ValueRange{offset64});
+}
+
+Value KernelLowering::inBounds(Location loc, const Tensor &tensor,
+                               ArrayRef<Value> indices,
+                               int64_t lastIndexExtra) {
+  // Unsigned comparisons also reject negative indices.
+  Value all;
+  auto conjoin = [&](Value index, Value extent) {
+    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        index, extent);
+    all = all ? arith::AndIOp::create(builder, loc, all, valid) : valid;
+  };
+  for (auto [index, extent] : llvm::zip(indices, tensor.dims))
+    conjoin(index, extent);
+  if (lastIndexExtra)
+    conjoin(arith::AddIOp::create(builder, loc, indices.back(),
+                                  indexConstant(loc, lastIndexExtra)),
+            tensor.dims.back());
+  return all;
+}
+
+FailureOr<Value> KernelLowering::privatePointer(Operation *access,
+                                                Value bufferValue,
+                                                ArrayRef<Value> indices,
+                                                Lane &lane) {
+  Location loc = access->getLoc();
+  const PrivateBuffer *buffer = findPrivate(bufferValue);
+  if (!buffer)
+    return access->emitOpError("of a shared buffer is not supported by the "
+                               "code generator yet");
+  Value linear;
+  if (buffer->fragmentLayout) {
+    if (!lane.fragmentIndex)
+      return access->emitOpError("of a fragment outside a 'tile.parallel' "
+                                 "loop is not supported by the code "
+                                 "generator");
+    linear = lane.fragmentIndex;
+  } else if (indices.empty()) {
+    linear = indexConstant(loc, 0);
+  } else {
+    auto type = cast<tile::BufferType>(bufferValue.getType());
+    linear = indices.front();
+    for (size_t d = 1; d < indices.size(); ++d)
+      linear = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, linear,
+                                indexConstant(loc, type.getDimSize(d))),
+          indices[d]);
+  }
+  Value offset =
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), linear);
+  return LLVM::GEPOp::create(builder, loc, buffer->base.getType(),
+                             buffer->storageType, buffer->base,
+                             ValueRange{offset})
+      .getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Lowerings
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+LogicalResult lowerLoad(KernelLowering &lowering, tile::LoadOp load,
+                        Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = load.getLoc();
+  SmallVector<Value> indices = lowering.lookup(lane, load.getIndices());
+  Type elementType = load.getType();
+  if (const Tensor *tensor = lowering.findTensor(load.getBuffer())) {
+    // Out-of-bounds reads give 0.
+    Value valid = lowering.inBounds(loc, *tensor, indices);
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange{elementType}, valid,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    Value pointer = lowering.elementPointer(loc, *tensor, indices);
+    Value stored =
+        LLVM::LoadOp::create(builder, loc, tensor->storageType, pointer);
+    scf::YieldOp::create(builder, loc,
+                         lowering.fromStorage(loc, stored, elementType));
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(builder, loc, lowering.zeroOf(loc, elementType));
+    lane.map.map(load.getResult(), ifOp.getResult(0));
+    return success();
+  }
+  FailureOr<Value> pointer =
+      lowering.privatePointer(load, load.getBuffer(), indices, lane);
+  if (failed(pointer))
+    return failure();
+  Value stored =
+      LLVM::LoadOp::create(builder, loc, storageTypeOf(elementType), *pointer);
+  lane.map.map(load.getResult(),
+               lowering.fromStorage(loc, stored, elementType));
+  return success();
+}
+
+LogicalResult lowerStore(KernelLowering &lowering, tile::StoreOp store,
+                         Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = store.getLoc();
+  SmallVector<Value> indices = lowering.lookup(lane, store.getIndices());
+  Value value = lowering.toStorage(loc, lane.map.lookup(store.getValue()));
+  if (const Tensor *tensor = lowering.findTensor(store.getBuffer())) {
+    // Out-of-bounds writes are dropped.
+    Value valid = lowering.inBounds(loc, *tensor, indices);
+    auto ifOp = scf::IfOp::create(builder, loc, valid,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Value pointer = lowering.elementPointer(loc, *tensor, indices);
+    LLVM::StoreOp::create(builder, loc, value, pointer);
+    return success();
+  }
+  FailureOr<Value> pointer =
+      lowering.privatePointer(store, store.getBuffer(), indices, lane);
+  if (failed(pointer))
+    return failure();
+  LLVM::StoreOp::create(builder, loc, value, *pointer);
+  return success();
+}
+
+/// Sets every element of the per-thread storage of `buffer` to `value`
+/// (zero if null).
+LogicalResult lowerFill(KernelLowering &lowering, Operation *op, Value buffer,
+                        Value value) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = op->getLoc();
+  const PrivateBuffer *storage = lowering.findPrivate(buffer);
+  if (!storage)
+    return op->emitOpError("of a shared buffer is not supported by the code "
+                           "generator yet");
+  Value stored = lowering.toStorage(
+      loc, value ? value : lowering.zeroOf(loc, storage->elementType));
+  auto storeAt = [&](Value index) {
+    Value offset =
+        arith::IndexCastOp::create(builder, loc, builder.getI64Type(), index);
+    Value pointer = LLVM::GEPOp::create(builder, loc, storage->base.getType(),
+                                        storage->storageType, storage->base,
+                                        ValueRange{offset});
+    LLVM::StoreOp::create(builder, loc, stored, pointer);
+  };
+  if (storage->size <= kMaxUnrolledFill) {
+    for (int64_t i = 0; i < storage->size; ++i)
+      storeAt(lowering.indexConstant(loc, i));
+    return success();
+  }
+  auto loop = scf::ForOp::create(builder, loc, lowering.indexConstant(loc, 0),
+                                 lowering.indexConstant(loc, storage->size),
+                                 lowering.indexConstant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  storeAt(loop.getInductionVar());
+  return success();
+}
+
+} // namespace
+
+void tilec::populateMemoryLowerings(LoweringSet &set) {
+  set.add<tile::LoadOp>(lowerLoad);
+  set.add<tile::StoreOp>(lowerStore);
+  set.add<tile::FillOp>(
+      [](KernelLowering &lowering, tile::FillOp fill, Lane &lane) {
+        return lowerFill(lowering, fill, fill.getBuffer(),
+                         lane.map.lookup(fill.getValue()));
+      });
+  set.add<tile::ClearOp>(
+      [](KernelLowering &lowering, tile::ClearOp clear, Lane &) {
+        return lowerFill(lowering, clear, clear.getBuffer(), Value());
+      });
+}

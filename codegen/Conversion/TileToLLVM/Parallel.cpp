@@ -1,0 +1,306 @@
+//===- Parallel.cpp - Parallel loops distributed over threads -------------===//
+//
+// The lowering of `tile.parallel` with layout `#tile.flat<vec = W>`: the loop
+// runs in steps; in each step a thread handles W consecutive flat elements
+// ("lanes"). The body is emitted once per lane, op by op, so every lane
+// executes the body's ops in order while lanes interleave (iterations of a
+// parallel loop are independent). Vectorized accesses (see
+// passes/Analysis/AccessAnalysis.h) read or write the lanes of a chunk with
+// one vector load/store. They are emitted only in the step's fast path,
+// which runs when every vectorized access is in bounds as a whole; otherwise
+// the slow path accesses every lane separately with a bounds check.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "codegen/CodegenLimits.h"
+#include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/CodeSize.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// How one `tile.parallel` loop is emitted.
+struct ParallelPlan {
+  tile::ParallelOp loop;
+  tile::FlatDistribution distribution;
+  /// Emit every step separately instead of a loop over steps.
+  bool unrolled = false;
+  /// The vectorized accesses of the body and their chunk widths (>= 2).
+  llvm::MapVector<Operation *, int64_t> chunkWidths;
+  /// The vectorized accesses whose row stride is checked at run time.
+  llvm::SmallPtrSet<Operation *, 4> dynamicRowStride;
+};
+
+/// Emits the parallel loops of one kernel.
+class ParallelLowering {
+public:
+  explicit ParallelLowering(KernelLowering &lowering)
+      : lowering(lowering), builder(lowering.getBuilder()) {}
+
+  LogicalResult emit(tile::ParallelOp loop, Lane &outer);
+
+private:
+  ParallelPlan plan(tile::ParallelOp loop, tile::FlatLayoutAttr layout);
+  LogicalResult emitStep(const ParallelPlan &plan, Value step, Lane &outer,
+                         bool guardTail);
+  LogicalResult emitLanes(const ParallelPlan &plan, MutableArrayRef<Lane> lanes,
+                          bool fast);
+  void emitVectorLoad(tile::LoadOp load, MutableArrayRef<Lane> lanes,
+                      int64_t chunkWidth);
+  void emitVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
+                       int64_t chunkWidth);
+
+  KernelLowering &lowering;
+  OpBuilder &builder;
+};
+
+LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
+  if (outer.fragmentIndex)
+    return loop.emitOpError("nested inside another 'tile.parallel' is not "
+                            "supported by the code generator");
+  auto layout = dyn_cast_or_null<tile::FlatLayoutAttr>(loop.getLayoutAttr());
+  if (!layout)
+    return loop.emitOpError("has no #tile.flat layout; run "
+                            "-tile-infer-layouts first");
+  if (loop.getExtents().back() % layout.getVec() != 0)
+    return loop.emitOpError("layout ")
+           << layout << " needs a vector width dividing the innermost extent";
+  WalkResult fragmentCheck =
+      loop.getBody().walk([&](tile::AccessOpInterface access) {
+        auto type = cast<tile::BufferType>(access.getBuffer().getType());
+        if (type.isFragment() && type.getLayout() != layout) {
+          access->emitOpError("accesses a fragment whose layout differs from "
+                              "its loop's; run -tile-infer-layouts");
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  if (fragmentCheck.wasInterrupted())
+    return failure();
+  ParallelPlan parallelPlan = plan(loop, layout);
+  const tile::FlatDistribution &distribution = parallelPlan.distribution;
+  Location loc = loop.getLoc();
+  if (parallelPlan.unrolled) {
+    for (int64_t step = 0; step < distribution.steps(); ++step) {
+      bool last = step + 1 == distribution.steps();
+      if (failed(emitStep(parallelPlan, lowering.indexConstant(loc, step),
+                          outer, last && distribution.hasPartialStep())))
+        return failure();
+    }
+    return success();
+  }
+  auto steps =
+      scf::ForOp::create(builder, loc, lowering.indexConstant(loc, 0),
+                         lowering.indexConstant(loc, distribution.steps()),
+                         lowering.indexConstant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(steps.getBody()->getTerminator());
+  return emitStep(parallelPlan, steps.getInductionVar(), outer,
+                  distribution.hasPartialStep());
+}
+
+ParallelPlan ParallelLowering::plan(tile::ParallelOp loop,
+                                    tile::FlatLayoutAttr layout) {
+  ParallelPlan plan;
+  plan.loop = loop;
+  int64_t total = 1;
+  for (int64_t extent : loop.getExtents())
+    total *= extent;
+  plan.distribution = layout.distribute(total, lowering.getThreads());
+  int64_t width = layout.getVec();
+
+  bool accessesFragment = false;
+  loop.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (auto buffer = dyn_cast<tile::BufferType>(operand.getType()))
+        accessesFragment |= buffer.isFragment();
+  });
+  for (const VectorizableAccess &access : findContiguousAccesses(loop, width)) {
+    if (access.chunkWidth < 2)
+      continue;
+    plan.chunkWidths[access.op] = access.chunkWidth;
+    if (access.access.dynamicRowStride)
+      plan.dynamicRowStride.insert(access.op);
+  }
+
+  // Every step emits the body once per lane, twice with a fast path.
+  int64_t steps = plan.distribution.steps();
+  uint64_t unrolledCost = llvm::SaturatingMultiply(
+      estimateEmittedCost(loop.getBody().front()),
+      uint64_t(steps * width * (plan.chunkWidths.empty() ? 1 : 2)));
+  plan.unrolled = (steps <= kMaxUnrolledSteps ||
+                   (accessesFragment && steps <= kMaxUnrolledFragmentSteps)) &&
+                  unrolledCost <= kMaxUnrolledParallelCost;
+  return plan;
+}
+
+LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
+                                         Lane &outer, bool guardTail) {
+  tile::ParallelOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  int64_t width = plan.distribution.vec;
+  OpBuilder::InsertionGuard guard(builder);
+
+  // The flat index of the thread's first element in this step.
+  Value stepBase = arith::MulIOp::create(
+      builder, loc, step,
+      lowering.indexConstant(loc, plan.distribution.elementsPerStep()));
+  Value threadBase =
+      arith::MulIOp::create(builder, loc, lowering.getThreadIndex(),
+                            lowering.indexConstant(loc, width));
+  Value flat = arith::AddIOp::create(builder, loc, stepBase, threadBase);
+  if (guardTail) {
+    Value inRange = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, flat,
+        lowering.indexConstant(loc, plan.distribution.total));
+    auto ifOp = scf::IfOp::create(builder, loc, inRange,
+                                  /*withElseRegion=*/false);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+
+  // Row-major delinearization; W divides the innermost extent, so the lanes
+  // differ only in the innermost induction variable.
+  ArrayRef<int64_t> extents = loop.getExtents();
+  SmallVector<Value> ivs(extents.size());
+  Value rest = flat;
+  for (size_t d = extents.size() - 1; d > 0; --d) {
+    Value extent = lowering.indexConstant(loc, extents[d]);
+    ivs[d] = arith::RemUIOp::create(builder, loc, rest, extent);
+    rest = arith::DivUIOp::create(builder, loc, rest, extent);
+  }
+  ivs[0] = rest;
+
+  Value fragmentBase = arith::MulIOp::create(
+      builder, loc, step, lowering.indexConstant(loc, width));
+  SmallVector<Lane> lanes(width, outer);
+  for (auto [laneIndex, lane] : llvm::enumerate(lanes)) {
+    Value offset = lowering.indexConstant(loc, laneIndex);
+    for (auto [d, iv] : llvm::enumerate(loop.getInductionVars()))
+      lane.map.map(iv, d + 1 == extents.size() && laneIndex
+                           ? arith::AddIOp::create(builder, loc, ivs[d], offset)
+                           : ivs[d]);
+    lane.fragmentIndex =
+        arith::AddIOp::create(builder, loc, fragmentBase, offset);
+  }
+
+  if (plan.chunkWidths.empty())
+    return emitLanes(plan, lanes, /*fast=*/false);
+
+  // The fast path needs every vectorized access in bounds as a whole (and,
+  // for symbolic row strides, every row start aligned to the chunk).
+  Lane probe = lanes.front();
+  Value fast;
+  auto conjoin = [&](Value condition) {
+    fast =
+        fast ? arith::AndIOp::create(builder, loc, fast, condition) : condition;
+  };
+  for (auto [op, chunk] : plan.chunkWidths) {
+    auto access = cast<tile::AccessOpInterface>(op);
+    SmallVector<Value> values;
+    for (Value index : access.getIndices())
+      values.push_back(lowering.materialize(index, probe));
+    const Tensor &tensor = *lowering.findTensor(access.getBuffer());
+    conjoin(lowering.inBounds(loc, tensor, values, width - 1));
+    if (plan.dynamicRowStride.contains(op)) {
+      Value remainder = arith::RemUIOp::create(
+          builder, loc, tensor.dims.back(), lowering.indexConstant(loc, chunk));
+      conjoin(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                    remainder, lowering.indexConstant(loc, 0)));
+    }
+  }
+  auto paths = scf::IfOp::create(builder, loc, fast, /*withElseRegion=*/true);
+  builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+  SmallVector<Lane> fastLanes = lanes;
+  if (failed(emitLanes(plan, fastLanes, /*fast=*/true)))
+    return failure();
+  builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+  return emitLanes(plan, lanes, /*fast=*/false);
+}
+
+LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
+                                          MutableArrayRef<Lane> lanes,
+                                          bool fast) {
+  tile::ParallelOp loop = plan.loop;
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    if (fast) {
+      auto chunk = plan.chunkWidths.find(&op);
+      if (chunk != plan.chunkWidths.end()) {
+        if (auto load = dyn_cast<tile::LoadOp>(op))
+          emitVectorLoad(load, lanes, chunk->second);
+        else
+          emitVectorStore(cast<tile::StoreOp>(op), lanes, chunk->second);
+        continue;
+      }
+    }
+    for (Lane &lane : lanes)
+      if (failed(lowering.emitOp(op, lane)))
+        return failure();
+  }
+  return success();
+}
+
+void ParallelLowering::emitVectorLoad(tile::LoadOp load,
+                                      MutableArrayRef<Lane> lanes,
+                                      int64_t chunkWidth) {
+  Location loc = load.getLoc();
+  const Tensor &tensor = *lowering.findTensor(load.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, tensor.storageType);
+  unsigned alignment = chunkWidth * storageBytes(tensor.elementType);
+  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
+    Value pointer = lowering.elementPointer(
+        loc, tensor, lowering.lookup(lanes[first], load.getIndices()));
+    Value vector =
+        LLVM::LoadOp::create(builder, loc, vectorType, pointer, alignment);
+    for (int64_t i = 0; i < chunkWidth; ++i) {
+      Value position = LLVM::ConstantOp::create(
+          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
+      Value element =
+          LLVM::ExtractElementOp::create(builder, loc, vector, position);
+      lanes[first + i].map.map(
+          load.getResult(),
+          lowering.fromStorage(loc, element, tensor.elementType));
+    }
+  }
+}
+
+void ParallelLowering::emitVectorStore(tile::StoreOp store,
+                                       MutableArrayRef<Lane> lanes,
+                                       int64_t chunkWidth) {
+  Location loc = store.getLoc();
+  const Tensor &tensor = *lowering.findTensor(store.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, tensor.storageType);
+  unsigned alignment = chunkWidth * storageBytes(tensor.elementType);
+  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
+    Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+    for (int64_t i = 0; i < chunkWidth; ++i) {
+      Value position = LLVM::ConstantOp::create(
+          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
+      Value element = lowering.toStorage(
+          loc, lanes[first + i].map.lookup(store.getValue()));
+      vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
+                                             position);
+    }
+    Value pointer = lowering.elementPointer(
+        loc, tensor, lowering.lookup(lanes[first], store.getIndices()));
+    LLVM::StoreOp::create(builder, loc, vector, pointer, alignment);
+  }
+}
+
+} // namespace
+
+void tilec::populateParallelLowerings(LoweringSet &set) {
+  set.add<tile::ParallelOp>(
+      [](KernelLowering &lowering, tile::ParallelOp loop, Lane &lane) {
+        return ParallelLowering(lowering).emit(loop, lane);
+      });
+}

@@ -1,0 +1,138 @@
+//===- ElementwiseRule.cpp - Layouts of parallel loops and fragments ------===//
+//
+// The elementwise layout rule: every `tile.parallel` loop and every fragment
+// it accesses get one `#tile.flat<vec>` layout. A loop prefers the widest
+// 16-byte vector among its contiguous global accesses, shrunk until it
+// divides the innermost extent and the body, emitted once per vector lane,
+// stays short; loops that write per-thread `local` buffers use `vec = 1`
+// because their iterations must not interleave. A loop must index the
+// fragments it accesses with its induction variables over the fragment's
+// shape, and fragments may be accessed only inside parallel loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Layout/LayoutConstraints.h"
+#include "passes/Layout/LayoutRules.h"
+
+#include "codegen/CodegenLimits.h"
+#include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/CodeSize.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text = "[";
+  for (auto [i, extent] : llvm::enumerate(shape))
+    text += (i ? ", " : "") + std::to_string(extent);
+  return text + "]";
+}
+
+/// True if `loop`'s body writes a per-thread (`local`) buffer: its
+/// iterations then must run one after the other in every thread.
+bool writesLocalBuffer(tile::ParallelOp loop) {
+  WalkResult result = loop.getBody().walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      Value buffer = effect.getValue();
+      if (isa<MemoryEffects::Write>(effect.getEffect()) && buffer &&
+          cast<tile::BufferType>(buffer.getType()).isLocal())
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// The vector width `loop` would like on its own.
+int64_t preferredVectorWidth(tile::ParallelOp loop) {
+  if (writesLocalBuffer(loop))
+    return 1;
+  int64_t width = 1;
+  for (const VectorizableAccess &access :
+       findContiguousAccesses(loop, kMaxVectorBytes))
+    width = std::max(width, access.chunkWidth);
+  // Every lane gets its own copy of the body: a long body gets fewer lanes.
+  uint64_t bodyCost = estimateEmittedCost(loop.getBody().front());
+  int64_t innermostExtent = loop.getExtents().back();
+  while (width > 1 && (innermostExtent % width != 0 ||
+                       llvm::SaturatingMultiply(bodyCost, uint64_t(width)) >
+                           kMaxVectorizedBodyCost))
+    width /= 2;
+  return width;
+}
+
+/// The rule of `tile.parallel`: the loop and its fragments share a layout.
+struct ParallelLayoutRule
+    : public LayoutRuleOpInterface::ExternalModel<ParallelLayoutRule,
+                                                  tile::ParallelOp> {
+  LogicalResult addLayoutConstraints(Operation *op,
+                                     LayoutConstraints &constraints) const {
+    auto loop = cast<tile::ParallelOp>(op);
+    if (loop->getParentOfType<tile::ParallelOp>())
+      return loop.emitOpError("nested inside another 'tile.parallel' is not "
+                              "supported by the code generator");
+    constraints.addHolder(
+        loop, tile::FlatLayoutAttr::get(loop.getContext(),
+                                        preferredVectorWidth(loop)));
+    WalkResult result = loop.getBody().walk([&](tile::AccessOpInterface
+                                                    access) {
+      auto type = cast<tile::BufferType>(access.getBuffer().getType());
+      if (!type.isFragment())
+        return WalkResult::advance();
+      Operation *alloc =
+          access.getBuffer().getDefiningOp<tile::AllocFragmentOp>();
+      if (!alloc || !isDistributedFragmentAccess(access, loop)) {
+        access->emitOpError(
+            "of a fragment must be indexed by the induction variables of its "
+            "'tile.parallel' loop, whose extents must equal the fragment's "
+            "shape ")
+            << formatShape(type.getShape())
+            << " (other fragment access patterns are not supported by the "
+               "code generator yet)";
+        return WalkResult::interrupt();
+      }
+      constraints.unify(loop, alloc);
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+};
+
+/// The rule of `tile.alloc_fragment`: a fragment holds a layout, and only
+/// parallel loops may access it (their rule ties the layouts together).
+struct FragmentLayoutRule
+    : public LayoutRuleOpInterface::ExternalModel<FragmentLayoutRule,
+                                                  tile::AllocFragmentOp> {
+  LogicalResult addLayoutConstraints(Operation *op,
+                                     LayoutConstraints &constraints) const {
+    constraints.addHolder(op);
+    for (Operation *user : op->getResult(0).getUsers())
+      if (isa<tile::AccessOpInterface>(user) &&
+          !user->getParentOfType<tile::ParallelOp>())
+        return user->emitOpError("of a fragment outside a 'tile.parallel' "
+                                 "loop is not supported by the code "
+                                 "generator");
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::registerElementwiseLayoutRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, tile::TileDialect *) {
+    tile::ParallelOp::attachInterface<ParallelLayoutRule>(*context);
+    tile::AllocFragmentOp::attachInterface<FragmentLayoutRule>(*context);
+  });
+}
