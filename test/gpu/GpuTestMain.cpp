@@ -23,7 +23,6 @@
 #include "TestReport.h"
 
 #include "Arch.h"
-#include "DType.h"
 
 #include <chrono>
 #include <cstdio>

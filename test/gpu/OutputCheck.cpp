@@ -6,6 +6,7 @@
 #include "HostRandom.h"
 #include "HostValues.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
