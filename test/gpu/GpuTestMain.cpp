@@ -1,23 +1,28 @@
 //===- GpuTestMain.cpp - Compiled kernels and libtilert on a GPU ----------===//
 //
-// tilert-gpu-tests [--json FILE] [--seed N] [KERNEL_DIR]
+// tilert-gpu-tests [--json FILE] [--seed N] [--require-gpu] [--check-kernels]
+//                  [KERNEL_DIR]
 //
-// Validates every compiled elementwise kernel in KERNEL_DIR (default:
-// $TILEC_KERNEL_DIR, else the build/kernels directory of the source tree)
-// against its host reference at N = 1, 7, 1000, 2^20+3 and 2^28, with fresh
-// random inputs and a NaN-poisoned output, then runs the runtime's error
-// paths on the GPU. Without a usable GPU it prints "SKIPPED: ..." and exits
-// with 77 (CTest's skip code); otherwise it exits 1 if any test failed.
+// Checks every compiled kernel in KERNEL_DIR (default: $TILEC_KERNEL_DIR,
+// else the directory the build was configured with) against its host
+// reference (KernelRefs.cpp) at each of the reference's shapes, with fresh
+// random inputs, poisoned outputs and guard regions around every tensor, then
+// runs the runtime's error paths on the GPU. A kernel without a reference, or
+// whose signature differs from it, is a failure. Without a usable GPU it
+// prints "SKIPPED: ..." and exits with 77 (CTest's skip code), unless
+// --require-gpu or TILEC_REQUIRE_GPU=1 make that a failure; otherwise it
+// exits 1 if any test failed. --check-kernels checks only that every kernel
+// has a reference with its signature (and every reference a kernel), without
+// a GPU.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ElementwiseRun.h"
 #include "KernelDirectory.h"
+#include "KernelRun.h"
 #include "RuntimeTests.h"
 #include "TestReport.h"
 
 #include "Arch.h"
-#include "DType.h"
 
 #include <chrono>
 #include <cstdio>
@@ -32,20 +37,26 @@ namespace {
 
 constexpr int SkipExitCode = 77;
 
-/// The element counts every elementwise kernel is checked at.
-constexpr int64_t Sizes[] = {1, 7, 1000, (int64_t(1) << 20) + 3,
-                             int64_t(1) << 28};
-
 struct Options {
   std::string KernelDir;
   std::string JsonPath;
   uint64_t Seed = 0;
+  /// A missing GPU is a failure, not a skip.
+  bool RequireGpu = false;
+  /// Only match the kernels with their references; no GPU.
+  bool CheckKernels = false;
 };
 
 bool parseOptions(int argc, char **argv, Options &out) {
+  const char *Require = std::getenv("TILEC_REQUIRE_GPU");
+  out.RequireGpu = Require && *Require && std::strcmp(Require, "0") != 0;
   for (int I = 1; I < argc; ++I) {
     std::string Arg = argv[I];
-    if ((Arg == "--json" || Arg == "--seed") && I + 1 < argc) {
+    if (Arg == "--require-gpu") {
+      out.RequireGpu = true;
+    } else if (Arg == "--check-kernels") {
+      out.CheckKernels = true;
+    } else if ((Arg == "--json" || Arg == "--seed") && I + 1 < argc) {
       std::string Value = argv[++I];
       if (Arg == "--json")
         out.JsonPath = Value;
@@ -54,7 +65,9 @@ bool parseOptions(int argc, char **argv, Options &out) {
     } else if (!Arg.empty() && Arg[0] != '-' && out.KernelDir.empty()) {
       out.KernelDir = Arg;
     } else {
-      std::fprintf(stderr, "usage: %s [--json FILE] [--seed N] [KERNEL_DIR]\n",
+      std::fprintf(stderr,
+                   "usage: %s [--json FILE] [--seed N] [--require-gpu] "
+                   "[--check-kernels] [KERNEL_DIR]\n",
                    argv[0]);
       return false;
     }
@@ -122,37 +135,56 @@ bool runsHere(const GpuContext &gpu, const KernelFile &kernel,
 
 void checkKernel(const GpuContext &gpu, const KernelFile &kernel, uint64_t seed,
                  TestReport &report) {
-  const tilert::detail::KernelMetadata &Metadata = kernel.Metadata;
-  std::string Signature =
-      tilert::gputest::checkSignature(Metadata, *kernel.Ref);
-  if (!Signature.empty()) {
-    report.record(Metadata.Name + " signature (" + kernel.Path + ")", false,
-                  Signature);
+  if (!kernel.Problem.empty()) {
+    report.record(kernel.Label, false, kernel.Problem);
     return;
   }
   if (!runsHere(gpu, kernel, report))
     return;
-  std::string Label = Metadata.Name + " " +
-                      tilert::detail::dtypeName(kernel.DType) + " " +
-                      Metadata.Target.Name;
   try {
     tilert::Kernel Kernel(kernel.Path);
-    for (int64_t N : Sizes) {
-      ElementwiseResult Result =
-          runElementwise(gpu, Kernel, *kernel.Ref, kernel.DType, N, seed + N);
-      report.record(Label + " N=" + std::to_string(N), Result.Passed,
-                    Result.Detail,
-                    {{"kernel", Metadata.Name},
-                     {"dtype", tilert::detail::dtypeName(kernel.DType)},
-                     {"arch", Metadata.Target.Name},
-                     {"n", N},
+    for (const std::vector<int64_t> &Dims : kernel.Ref->Shapes) {
+      uint64_t Seed = seed;
+      for (int64_t Dim : Dims)
+        Seed = Seed * 1000003 + static_cast<uint64_t>(Dim);
+      RunResult Result = runKernel(gpu, Kernel, kernel, Dims, Seed);
+      report.record(kernel.Label + " " + formatDims(kernel.Metadata, Dims),
+                    Result.Passed, Result.Detail,
+                    {{"kernel", kernel.Metadata.Name},
+                     {"file", kernel.Path},
+                     {"arch", kernel.Metadata.Target.Name},
+                     {"constants", kernel.Metadata.Constants},
+                     {"dims", Dims},
                      {"mismatches", Result.Mismatches},
                      {"max_abs_error", Result.MaxAbsError},
                      {"rel_frobenius", Result.RelFrobenius}});
     }
   } catch (const tilert::Error &Error) {
-    report.record(Label + " (" + kernel.Path + ")", false, Error.what());
+    report.record(kernel.Label + " (" + kernel.Path + ")", false, Error.what());
   }
+}
+
+/// --check-kernels: every kernel has a reference with its signature and
+/// every reference is used by a kernel.
+int checkKernels(const Options &options, TestReport &report) {
+  std::vector<KernelFile> Kernels;
+  if (findKernels(options.KernelDir, report, Kernels)) {
+    for (const KernelFile &Kernel : Kernels)
+      report.record("reference of " + Kernel.Label, Kernel.Problem.empty(),
+                    Kernel.Problem);
+    for (const KernelRef &Ref : allKernelRefs()) {
+      bool Used = false;
+      for (const KernelFile &Kernel : Kernels)
+        Used = Used || Kernel.Ref == &Ref;
+      if (!Used)
+        report.record(std::string("kernels of reference '") + Ref.Name + "'",
+                      false,
+                      "no kernel in " + options.KernelDir +
+                          " has this name (test/gpu/kernels/variants.txt)");
+    }
+  }
+  report.printSummary();
+  return report.failures() ? 1 : 0;
 }
 
 int run(const Options &options, GpuContext &gpu, TestReport &report) {
@@ -163,26 +195,12 @@ int run(const Options &options, GpuContext &gpu, TestReport &report) {
               static_cast<unsigned long long>(options.Seed));
   std::vector<KernelFile> Kernels;
   if (findKernels(options.KernelDir, report, Kernels)) {
-    int Checked = 0;
-    for (const KernelFile &Kernel : Kernels) {
-      if (!Kernel.Ref) {
-        report.note("no reference for kernel '" + Kernel.Metadata.Name + "' (" +
-                    Kernel.Path + "): not checked");
-        continue;
-      }
+    for (const KernelFile &Kernel : Kernels)
       checkKernel(gpu, Kernel, options.Seed, report);
-      ++Checked;
-    }
-    if (Checked == 0)
-      report.record("elementwise kernels", false,
-                    "no kernel in " + options.KernelDir +
-                        " has a reference (vector_add, scale_add, gelu)");
-    const KernelFile *VectorAdd =
-        findKernel(Kernels, "vector_add", TILERT_DTYPE_F32, gpu.CcMajor,
-                   gpu.CcMinor);
-    const KernelFile *ScaleAdd =
-        findKernel(Kernels, "scale_add", TILERT_DTYPE_F32, gpu.CcMajor,
-                   gpu.CcMinor);
+    const KernelFile *VectorAdd = findKernel(
+        Kernels, "vector_add", TILERT_DTYPE_F32, gpu.CcMajor, gpu.CcMinor);
+    const KernelFile *ScaleAdd = findKernel(
+        Kernels, "scale_add", TILERT_DTYPE_F32, gpu.CcMajor, gpu.CcMinor);
     if (!VectorAdd || !runsHere(gpu, *VectorAdd, report)) {
       report.record("runtime tests", false,
                     "they need a vector_add kernel this device can run");
@@ -219,13 +237,21 @@ int main(int argc, char **argv) {
   Options Opts;
   if (!parseOptions(argc, argv, Opts))
     return 2;
+  TestReport Report;
+  if (Opts.CheckKernels)
+    return checkKernels(Opts, Report);
   GpuContext Gpu;
   Status Opened = openGpu(Gpu);
   if (Opened.code() == TILERT_ERROR_NO_DEVICE) {
+    if (Opts.RequireGpu) {
+      std::printf("[FAIL] no CUDA GPU (%s), and a GPU is required "
+                  "(--require-gpu or TILEC_REQUIRE_GPU)\n",
+                  Opened.message().c_str());
+      return 1;
+    }
     std::printf("SKIPPED: no CUDA GPU (%s)\n", Opened.message().c_str());
     return SkipExitCode;
   }
-  TestReport Report;
   int ExitCode = 1;
   if (Opened.ok()) {
     try {

@@ -2,41 +2,67 @@
 
 #include "KernelDirectory.h"
 
+#include "DType.h"
+
 #include <algorithm>
 #include <filesystem>
 
 namespace tilert::gputest {
 
+namespace {
+
+/// Resolves `file`'s reference, signature and dtype, or sets its Problem.
+void matchReference(KernelFile &file) {
+  auto It = file.Metadata.Constants.find("dtype");
+  if (It != file.Metadata.Constants.end() && It->is_string())
+    file.DType = detail::parseDType(It->get<std::string>());
+  file.Ref = findKernelRef(file.Metadata.Name);
+  if (!file.Ref) {
+    file.Problem = "no reference registered for kernel '" + file.Metadata.Name +
+                   "' (add one to test/gpu/KernelRefs.cpp)";
+    return;
+  }
+  std::string Signature = checkSignature(file.Metadata, *file.Ref, file.DTypes);
+  if (!Signature.empty())
+    file.Problem = "the signature differs from the reference's: " + Signature;
+}
+
+} // namespace
+
 bool findKernels(const std::string &directory, TestReport &report,
                  std::vector<KernelFile> &out) {
+  namespace fs = std::filesystem;
   std::error_code Error;
-  std::vector<std::string> Paths;
-  for (std::filesystem::recursive_directory_iterator It(directory, Error), End;
+  std::vector<fs::path> Paths;
+  for (fs::recursive_directory_iterator It(directory, Error), End;
        !Error && It != End; It.increment(Error))
-    if (It->path().extension() == ".json")
-      Paths.push_back(It->path().string());
+    if (It->path().extension() == ".json" &&
+        It->path().lexically_relative(directory) != ProvenanceFile)
+      Paths.push_back(It->path());
   if (Error) {
     report.record("kernel directory", false,
                   "cannot list '" + directory + "': " + Error.message());
     return false;
   }
   std::sort(Paths.begin(), Paths.end());
-  for (const std::string &Path : Paths) {
+  for (const fs::path &Path : Paths) {
     KernelFile File;
-    File.Path = Path;
-    detail::Status Loaded = detail::loadMetadata(Path, File.Metadata);
+    File.Path = Path.string();
+    File.Label =
+        Path.lexically_relative(directory).replace_extension().string();
+    detail::Status Loaded = detail::loadMetadata(File.Path, File.Metadata);
     if (!Loaded.ok()) {
-      report.record("metadata " + Path, false, Loaded.message());
+      report.record("metadata " + File.Path, false, Loaded.message());
       continue;
     }
-    File.Ref = findElementwiseRef(File.Metadata.Name);
-    File.DType = elementwiseDType(File.Metadata);
+    matchReference(File);
     out.push_back(std::move(File));
   }
   if (out.empty()) {
     report.record("kernel directory", false,
                   "no kernel metadata (*.json) in '" + directory +
-                      "': compile the specs with tilec first");
+                      "': compile the kernels first (cmake --build build "
+                      "--target gpu-kernels)");
     return false;
   }
   return true;
@@ -48,8 +74,7 @@ const KernelFile *findKernel(const std::vector<KernelFile> &kernels,
   const KernelFile *Best = nullptr;
   int BestRank = 0;
   for (const KernelFile &Kernel : kernels) {
-    if (Kernel.Metadata.Name != name || !Kernel.Ref ||
-        Kernel.DType == TILERT_DTYPE_INVALID)
+    if (Kernel.Metadata.Name != name || !Kernel.Problem.empty())
       continue;
     // The dtype matters most, then native machine code.
     int Rank = 1 + 2 * (Kernel.DType == dtype) +

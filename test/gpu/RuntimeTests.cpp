@@ -5,6 +5,7 @@
 #include "BinaryImages.h"
 #include "DType.h"
 #include "FileIO.h"
+#include "KernelRun.h"
 #include "ScratchDir.h"
 #include "Sha256.h"
 
@@ -39,7 +40,7 @@ std::string describe(tilertStatus status, const std::string &message) {
   return tilertGetErrorName(status) + (message.empty() ? "" : ": " + message);
 }
 
-std::vector<tilertScalar> rawScalars(const ElementwiseRun &run) {
+std::vector<tilertScalar> rawScalars(const KernelRun &run) {
   std::vector<tilertScalar> Raw;
   for (const tilert::Scalar &Scalar : run.scalars())
     Raw.push_back(Scalar.raw());
@@ -47,12 +48,11 @@ std::vector<tilertScalar> rawScalars(const ElementwiseRun &run) {
 }
 
 /// Launches `kernel` with `tensors` and `scalars` and records whether it
-/// returned `expected` with `text` in its message while `run`'s output kept
-/// its NaN poison (nothing was launched).
+/// returned `expected` with `text` in its message while `run`'s outputs kept
+/// their poison and its guards their fill (nothing was launched).
 void expectLaunch(const GpuContext &gpu, TestReport &report,
                   const std::string &name, tilertKernel kernel,
-                  const ElementwiseRun &run,
-                  const std::vector<DLTensor> &tensors,
+                  const KernelRun &run, const std::vector<DLTensor> &tensors,
                   const std::vector<tilertScalar> &scalars,
                   tilertStatus expected, const std::string &text) {
   std::vector<const DLTensor *> Arguments;
@@ -65,16 +65,17 @@ void expectLaunch(const GpuContext &gpu, TestReport &report,
   Status Checked =
       detail::checkCu(*gpu.Api, gpu.Api->cuStreamSynchronize(gpu.Stream),
                       "cuStreamSynchronize");
-  bool Poisoned = false;
+  bool Untouched = false;
+  std::string Changed;
   if (Checked.ok())
-    Checked = run.outputPoisoned(Poisoned);
+    Checked = run.untouched(Untouched, Changed);
   bool Passed = Got == expected && Message.find(text) != std::string::npos &&
-                Checked.ok() && Poisoned;
+                Checked.ok() && Untouched;
   std::string Detail = describe(Got, Message);
   if (!Checked.ok())
     Detail += "; " + Checked.message();
   else
-    Detail += Poisoned ? " (output untouched)" : " (OUTPUT WAS WRITTEN)";
+    Detail += Untouched ? " (memory untouched)" : " (BUT " + Changed + ")";
   report.record(name, Passed, Detail,
                 {{"expected", tilertGetErrorName(expected)},
                  {"status", tilertGetErrorName(Got)}});
@@ -169,7 +170,7 @@ void runArgumentTests(const GpuContext &gpu, const KernelFile &vectorAdd,
     report.record("load " + vectorAdd.Path, false, tilertGetLastErrorMessage());
     return;
   }
-  ElementwiseRun Run(gpu, *vectorAdd.Ref, vectorAdd.DType, N, seed);
+  KernelRun Run(gpu, vectorAdd, {N}, seed);
   if (!setupOk(report, "argument tests", Run.prepare()))
     return;
   const std::vector<DLTensor> Good = Run.tensors();
@@ -253,7 +254,7 @@ void runArgumentTests(const GpuContext &gpu, const KernelFile &vectorAdd,
     report.record("load " + scaleAdd->Path, false, tilertGetLastErrorMessage());
     return;
   }
-  ElementwiseRun ScaledRun(gpu, *scaleAdd->Ref, scaleAdd->DType, N, seed + 1);
+  KernelRun ScaledRun(gpu, *scaleAdd, {N}, seed + 1);
   if (!setupOk(report, "scalar argument tests", ScaledRun.prepare()))
     return;
   std::vector<tilertScalar> Scalars = rawScalars(ScaledRun);
@@ -281,7 +282,7 @@ void runArtifactTests(const GpuContext &gpu, const KernelFile &vectorAdd,
   Original.Document = json::parse(Original.Text);
   int Cubin = Original.find(detail::BinaryKind::Cubin);
   int Ptx = Original.find(detail::BinaryKind::Ptx);
-  ElementwiseRun Run(gpu, *vectorAdd.Ref, vectorAdd.DType, N, seed);
+  KernelRun Run(gpu, vectorAdd, {N}, seed);
   if (!setupOk(report, "artifact tests", Run.prepare()))
     return;
   std::vector<tilertScalar> NoScalars;
@@ -369,8 +370,7 @@ void runArtifactTests(const GpuContext &gpu, const KernelFile &vectorAdd,
           writeVariant(Original, Dir, "ptx", keepOnly(Original, Ptx), Path))) {
     try {
       tilert::Kernel FromPtx(Path);
-      ElementwiseResult Result = runElementwise(gpu, FromPtx, *vectorAdd.Ref,
-                                                vectorAdd.DType, 1000003, seed);
+      RunResult Result = runKernel(gpu, FromPtx, vectorAdd, {1000003}, seed);
       report.record("runs from PTX through the driver JIT (N=1000003)",
                     Result.Passed, Result.Detail);
     } catch (const tilert::Error &Error) {
@@ -400,7 +400,7 @@ void runConcurrentLaunchTest(const GpuContext &gpu, const KernelFile &kernel,
     report.record("concurrent first launches", false, Error.what());
     return;
   }
-  std::vector<ElementwiseResult> Results(Threads);
+  std::vector<RunResult> Results(Threads);
   std::vector<std::thread> Pool;
   for (int I = 0; I < Threads; ++I) {
     Pool.emplace_back([&, I] {
@@ -416,8 +416,7 @@ void runConcurrentLaunchTest(const GpuContext &gpu, const KernelFile &kernel,
         Results[I].Detail = Ready.message();
         return;
       }
-      Results[I] = runElementwise(Local, *Fresh, *kernel.Ref, kernel.DType,
-                                  4097 + I, seed + I);
+      Results[I] = runKernel(Local, *Fresh, kernel, {4097 + I}, seed + I);
       gpu.Api->cuStreamDestroy(Local.Stream);
     });
   }

@@ -11,7 +11,7 @@
 #ifndef TILERT_TEST_GPU_RUNTIMETESTS_H
 #define TILERT_TEST_GPU_RUNTIMETESTS_H
 
-#include "ElementwiseRun.h"
+#include "GpuContext.h"
 #include "KernelDirectory.h"
 #include "TestReport.h"
 

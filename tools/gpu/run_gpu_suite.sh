@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # The whole GPU run in one go, on the GPU machine (no LLVM needed):
-#   1. configure and build the runtime-only tree (libtilert, tile-bench, the
+#   1. refuse stale kernels: the kernel directory must have been compiled
+#      from this checkout's sources (tools/gpu/gpu_kernels.py check);
+#   2. configure and build the runtime-only tree (libtilert, tile-bench, the
 #      tests) into build-gpu/;
-#   2. run the unit tests (CTest, label != gpu);
-#   3. run the GPU tests against the precompiled kernels;
-#   4. time vector_add through tile-bench;
-#   5. benchmark the elementwise kernels against PyTorch in one process;
+#   3. run the unit tests (CTest, label != gpu);
+#   4. run the GPU tests on those kernels, with a GPU required;
+#   5. time vector_add through tile-bench;
+#   6. benchmark the elementwise kernels against PyTorch in one process;
 # then print a summary and the benchmark table last. Logs and JSON results go
 # to OUTDIR. Exits non-zero if any step failed.
 #
 #   tools/gpu/run_gpu_suite.sh OUTDIR
 #
+# The kernels come from the development machine, where
+# `cmake --build build --target gpu-kernels` compiles them into build/kernels
+# with the tilec built there; carry that folder here with the checkout.
 # Environment: TILEC_KERNEL_DIR (default build/kernels) holds the compiled
-# kernels (*.json + binaries); BUILD_DIR (default build-gpu) the build tree.
-# Headers the machine lacks (dlpack, CLI11, Catch2) are taken from .deps/include.
+# kernels; BUILD_DIR (default build-gpu) the build tree. Headers the machine
+# lacks (dlpack, CLI11, Catch2) are taken from .deps/include.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -29,9 +34,14 @@ declare -A results
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "kernels in $kernels"
+python3 "$root/tools/gpu/gpu_kernels.py" check "$kernels" 2>&1 |
+  tee "$outdir/kernels.log"
+
 step "build (runtime only) into $build"
 cmake -G Ninja -S "$root" -B "$build" -DTILEC_BUILD_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release 2>&1 | tee "$outdir/build.log"
+  -DCMAKE_BUILD_TYPE=Release -DTILEC_GPU_KERNEL_DIR="$kernels" 2>&1 |
+  tee "$outdir/build.log"
 cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$outdir/build.log"
 
 step "unit tests"
@@ -44,25 +54,28 @@ fi
 
 step "GPU tests on $kernels"
 gpu_rc=0
-"$build/test/gpu/tilert-gpu-tests" --json "$outdir/gpu_tests.json" "$kernels" \
-  2>&1 | tee "$outdir/gpu_tests.log" || gpu_rc=$?
-case $gpu_rc in
-  0) results[gpu]="passed ($(tail -n 1 "$outdir/gpu_tests.log"))" ;;
-  77) results[gpu]=$(grep -m1 SKIPPED "$outdir/gpu_tests.log") ;;
-  *) results[gpu]="FAILED ($(tail -n 1 "$outdir/gpu_tests.log"))" ;;
-esac
+"$build/test/gpu/tilert-gpu-tests" --require-gpu \
+  --json "$outdir/gpu_tests.json" "$kernels" 2>&1 |
+  tee "$outdir/gpu_tests.log" || gpu_rc=$?
+if ((gpu_rc == 0)); then
+  results[gpu]="passed ($(tail -n 1 "$outdir/gpu_tests.log"))"
+else
+  results[gpu]="FAILED ($(tail -n 1 "$outdir/gpu_tests.log"))"
+fi
 
 step "tile-bench vector_add f32"
 vector_add=$(python3 - "$kernels" <<'PY'
 import glob, json, os, sys
+found = []
 for path in sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.json"), recursive=True)):
     try:
         meta = json.load(open(path))
     except ValueError:
         continue
     if meta.get("name") == "vector_add" and meta.get("constants", {}).get("dtype") == "f32":
-        print(path)
-        break
+        found.append((meta.get("arch") != "sm_90a", path))
+if found:
+    print(min(found)[1])
 PY
 )
 if [[ -z $vector_add ]]; then

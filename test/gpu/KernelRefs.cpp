@@ -1,0 +1,262 @@
+//===- KernelRefs.cpp - The references of the test kernels ----------------===//
+//
+// One entry per kernel name that test/gpu/kernels/variants.txt compiles. To
+// test a new kernel, add its spec and variants there and its entry here:
+// signature, input and scalar ranges, shapes and the per-element formula.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostValues.h"
+#include "KernelRef.h"
+
+#include <cmath>
+
+namespace tilert::gputest {
+
+namespace {
+
+/// The exact (erf) GELU.
+double gelu(double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); }
+
+// 1-D library specs (specs/*.tile): tensors A, B, C or X, Y over N.
+
+double vectorAdd(const RefInputs &in, size_t, const int64_t *c,
+                 double &magnitude) {
+  double A = in.at(0, {c[0]}), B = in.at(1, {c[0]});
+  magnitude = std::fabs(A) + std::fabs(B);
+  return A + B;
+}
+
+double scaleAdd(const RefInputs &in, size_t, const int64_t *c,
+                double &magnitude) {
+  double Scaled = in.scalar(0) * in.at(0, {c[0]}), B = in.at(1, {c[0]});
+  magnitude = std::fabs(Scaled) + std::fabs(B);
+  return Scaled + B;
+}
+
+double geluForward(const RefInputs &in, size_t, const int64_t *c,
+                   double &magnitude) {
+  double X = in.at(0, {c[0]});
+  magnitude = std::fabs(X);
+  return gelu(X);
+}
+
+// Rank-2 and rank-3 kernels of test/gpu/kernels.
+
+double copy2d(const RefInputs &in, size_t, const int64_t *c, double &) {
+  return in.at(0, {c[0], c[1]});
+}
+
+double affine2d(const RefInputs &in, size_t, const int64_t *c,
+                double &magnitude) {
+  double X = in.scalar(0) * in.at(0, {c[0], c[1]});
+  double Y = in.scalar(1) * in.at(1, {c[0], c[1]});
+  double Bias = in.at(2, {c[1]}) * in.at(3, {c[0]});
+  magnitude = std::fabs(X) + std::fabs(Y) + std::fabs(Bias);
+  return X + Y + Bias;
+}
+
+double convert(const RefInputs &in, size_t output, const int64_t *c, double &) {
+  return roundTo(in.dtype(output), in.at(0, {c[0], c[1]}));
+}
+
+/// Y is N x M: element (n, m) is X's (m, n).
+double transpose(const RefInputs &in, size_t, const int64_t *c, double &) {
+  return in.at(0, {c[1], c[0]});
+}
+
+double iota2d(const RefInputs &in, size_t, const int64_t *c, double &) {
+  return static_cast<double>(c[0] * in.dim(1) + c[1]) + in.scalar(0);
+}
+
+double horner(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  double X = in.at(0, {c[0], c[1]});
+  double Value = in.scalar(3), Magnitude = std::fabs(in.scalar(3));
+  for (int K = 2; K >= 0; --K) {
+    Value = Value * X + in.scalar(K);
+    Magnitude = Magnitude * std::fabs(X) + std::fabs(in.scalar(K));
+  }
+  double Scale = std::ldexp(1.0, -static_cast<int>(in.scalar(4)));
+  magnitude = Magnitude * Scale;
+  return Value * Scale;
+}
+
+/// Output 1 is E = elu(x), output 2 is G = x > 3 ? x : gelu(x).
+double eluGelu(const RefInputs &in, size_t output, const int64_t *c,
+               double &magnitude) {
+  double X = in.at(0, {c[0], c[1]});
+  if (output == 1) {
+    magnitude = X < 0 ? std::exp(X) + 1 : X;
+    return X < 0 ? std::expm1(X) : X;
+  }
+  magnitude = std::fabs(X);
+  return X > 3 ? X : gelu(X);
+}
+
+/// Y[b, m, n] = X[b, m, n] * W[m, n], one rounding to the dtype.
+double batchScale3d(const RefInputs &in, size_t output, const int64_t *c,
+                    double &) {
+  return roundTo(in.dtype(output),
+                 in.at(0, {c[0], c[1], c[2]}) * in.at(1, {c[1], c[2]}));
+}
+
+/// N: not multiples of any block, up to 2^28 elements.
+const std::vector<std::vector<int64_t>> Shapes1D = {
+    {1}, {7}, {1000}, {(int64_t(1) << 20) + 3}, {int64_t(1) << 28}};
+/// M x N: degenerate, M != N, neither a multiple of the tile, and full tiles
+/// (1000 x 1000 and 64 x 512 take the f16 vector path).
+const std::vector<std::vector<int64_t>> Shapes2D = {
+    {1, 1}, {7, 13}, {37, 83}, {1000, 1000}, {4097, 33}, {64, 512}};
+/// B x M x N, likewise.
+const std::vector<std::vector<int64_t>> Shapes3D = {
+    {1, 1, 1},      {3, 7, 13},   {5, 37, 83},
+    {2, 100, 1000}, {3, 1025, 8}, {4, 64, 256}};
+
+const std::vector<KernelRef> &refs() {
+  constexpr bool In = false, Out = true;
+  static const std::vector<KernelRef> Table = {
+      // C = A + B.
+      {"vector_add",
+       {{"A", "dtype", {"N"}, In},
+        {"B", "dtype", {"N"}, In},
+        {"C", "dtype", {"N"}, Out}},
+       {"N"},
+       {},
+       -4,
+       4,
+       Shapes1D,
+       Accuracy::Rounded,
+       vectorAdd},
+      // C = alpha * A + B, math in f32.
+      {"scale_add",
+       {{"A", "dtype", {"N"}, In},
+        {"B", "dtype", {"N"}, In},
+        {"C", "dtype", {"N"}, Out}},
+       {"N"},
+       {{"alpha", TILERT_DTYPE_F32, -2, 2}},
+       -4,
+       4,
+       Shapes1D,
+       Accuracy::Rounded,
+       scaleAdd},
+      // Y = 0.5 * X * (1 + erf(X / sqrt(2))) (specs/gelu.tile).
+      {"gelu_forward",
+       {{"X", "dtype", {"N"}, In}, {"Y", "dtype", {"N"}, Out}},
+       {"N"},
+       {},
+       -6,
+       6,
+       Shapes1D,
+       Accuracy::Rounded,
+       geluForward},
+      // Y = X.
+      {"copy2d",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Exact,
+       copy2d},
+      // Z = alpha * X + beta * Y + bias[n] * scale[m], math in f32.
+      {"affine2d",
+       {{"X", "dtype", {"M", "N"}, In},
+        {"Y", "dtype", {"M", "N"}, In},
+        {"bias", "f32", {"N"}, In},
+        {"scale", "f32", {"M"}, In},
+        {"Z", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {{"alpha", TILERT_DTYPE_F32, -2, 2}, {"beta", TILERT_DTYPE_F32, -2, 2}},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Rounded,
+       affine2d},
+      // Y = cast<dst>(X): f16 spacing is 2 above 2048 and bf16's 16, so
+      // values up to 3000 exercise rounding (ties to even from i32) and
+      // truncation to i32.
+      {"convert",
+       {{"X", "src", {"M", "N"}, In}, {"Y", "dst", {"M", "N"}, Out}},
+       {"M", "N"},
+       {},
+       -3000,
+       3000,
+       Shapes2D,
+       Accuracy::Exact,
+       convert},
+      // Y[n, m] = X[m, n].
+      {"transpose",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"N", "M"}, Out}},
+       {"M", "N"},
+       {},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Exact,
+       transpose},
+      // Y[m, n] = m * N + n + base.
+      {"iota2d",
+       {{"Y", "i32", {"M", "N"}, Out}},
+       {"M", "N"},
+       {{"base", TILERT_DTYPE_I32, -1000, 1000}},
+       0,
+       0,
+       Shapes2D,
+       Accuracy::Exact,
+       iota2d},
+      // Y = (c0 + c1 x + c2 x^2 + c3 x^3) / 2^halvings, in f32.
+      {"horner",
+       {{"X", "f32", {"M", "N"}, In}, {"Y", "f32", {"M", "N"}, Out}},
+       {"M", "N"},
+       {{"c0", TILERT_DTYPE_F32, -2, 2},
+        {"c1", TILERT_DTYPE_F32, -2, 2},
+        {"c2", TILERT_DTYPE_F32, -2, 2},
+        {"c3", TILERT_DTYPE_F32, -2, 2},
+        {"halvings", TILERT_DTYPE_I32, 0, 5}},
+       -2,
+       2,
+       Shapes2D,
+       Accuracy::Rounded,
+       horner},
+      // E = elu(X), G = X > 3 ? X : gelu(X), in f32.
+      {"elu_gelu",
+       {{"X", "dtype", {"M", "N"}, In},
+        {"E", "dtype", {"M", "N"}, Out},
+        {"G", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {},
+       -6,
+       6,
+       Shapes2D,
+       Accuracy::Rounded,
+       eluGelu},
+      // Y[b, m, n] = X[b, m, n] * W[m, n] in dtype.
+      {"batch_scale3d",
+       {{"X", "dtype", {"B", "M", "N"}, In},
+        {"W", "dtype", {"M", "N"}, In},
+        {"Y", "dtype", {"B", "M", "N"}, Out}},
+       {"B", "M", "N"},
+       {},
+       -4,
+       4,
+       Shapes3D,
+       Accuracy::Exact,
+       batchScale3d},
+  };
+  return Table;
+}
+
+} // namespace
+
+const KernelRef *findKernelRef(std::string_view name) {
+  for (const KernelRef &Ref : refs())
+    if (name == Ref.Name)
+      return &Ref;
+  return nullptr;
+}
+
+const std::vector<KernelRef> &allKernelRefs() { return refs(); }
+
+} // namespace tilert::gputest
