@@ -51,12 +51,13 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
   llvm::orc::SymbolMap symbols;
   symbols[mangle(kSpecialRegistersSymbol)] = exported(specialRegisters.data());
   symbols[mangle(kAccessCheckerSymbol)] = exported(checker.get());
-  symbols[mangle(kAccessCheckSymbol)] = exported(&checkAccess);
   auto callable = [](llvm::orc::ExecutorAddr address) {
     return llvm::orc::ExecutorSymbolDef(address,
                                         llvm::JITSymbolFlags::Exported |
                                             llvm::JITSymbolFlags::Callable);
   };
+  symbols[mangle(kAccessCheckSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&checkAccess));
   for (const auto &[name, address] : host.libdevice)
     symbols[mangle(name)] = callable(address);
   for (const auto &[name, address] : getHostRuntimeHelpers())

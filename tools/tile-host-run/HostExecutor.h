@@ -38,7 +38,8 @@ public:
 
   /// Compiles `host` (created in `context`) and runs every thread of
   /// `arguments`' grid on `arguments`, checking global accesses with a new
-  /// AccessChecker that knows every tensor. Returns that checker.
+  /// AccessChecker that knows every tensor. Returns that checker. An
+  /// executor runs one module: call this once.
   llvm::Expected<std::unique_ptr<AccessChecker>>
   run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
       HostArguments &arguments);

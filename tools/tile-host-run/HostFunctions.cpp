@@ -145,8 +145,7 @@ tilehost::findHostLibdeviceFunction(llvm::StringRef name,
       "tools/tile-host-run/HostFunctions.cpp)");
 }
 
-std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>>
-tilehost::getHostRuntimeHelpers() {
+HostSymbols tilehost::getHostRuntimeHelpers() {
   return {{"__truncsfbf2", addressOf(&truncsfbf2)},
           {"__truncdfbf2", addressOf(&truncdfbf2)}};
 }

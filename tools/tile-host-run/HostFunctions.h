@@ -30,6 +30,10 @@ class FunctionType;
 
 namespace tilehost {
 
+/// Host functions by symbol name.
+using HostSymbols =
+    std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>>;
+
 /// Returns the address of the host version of the libdevice function `name`
 /// declared with `type`. Fails with a message naming the function when there
 /// is no host version of it, or when `type` is not the type of that host
@@ -39,8 +43,7 @@ findHostLibdeviceFunction(llvm::StringRef name, llvm::FunctionType *type);
 
 /// Returns the code generator's runtime helpers the host code may call
 /// (the bf16 conversions), by symbol name.
-std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>>
-getHostRuntimeHelpers();
+HostSymbols getHostRuntimeHelpers();
 
 } // namespace tilehost
 

@@ -75,12 +75,10 @@ public:
   HostRewriter(llvm::Module &module, llvm::StringRef kernelName)
       : module(module), kernelName(kernelName) {}
 
-  llvm::Error
-  run(std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>> &libdevice);
+  llvm::Error run(HostSymbols &libdevice);
 
 private:
-  llvm::Error replaceDeclarations(
-      std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>> &libdevice);
+  llvm::Error replaceDeclarations(HostSymbols &libdevice);
   void replaceSpecialRegister(llvm::Function &intrinsic, unsigned index);
   llvm::Error checkGlobalAccesses(llvm::Function &kernel);
   void addEntry(llvm::Function &kernel);
@@ -90,22 +88,19 @@ private:
   llvm::GlobalVariable *specialRegisters = nullptr;
 };
 
-llvm::Error HostRewriter::run(
-    std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>> &libdevice) {
+llvm::Error HostRewriter::run(HostSymbols &libdevice) {
   llvm::Function *kernel = module.getFunction(kernelName);
   if (!kernel || kernel->isDeclaration())
     return llvm::createStringError("the lowered module does not define '" +
                                    kernelName.str() + "'");
-  // NVVM's calling convention and annotations mean nothing on the host.
+  // NVVM's calling convention and attributes ("nvvm.maxntid") mean nothing
+  // on the host.
   kernel->setCallingConv(llvm::CallingConv::C);
   llvm::AttributeList attributes = kernel->getAttributes();
   for (const llvm::Attribute &attribute : attributes.getFnAttrs())
     if (attribute.isStringAttribute() &&
         attribute.getKindAsString().starts_with("nvvm."))
       kernel->removeFnAttr(attribute.getKindAsString());
-  if (llvm::NamedMDNode *annotations =
-          module.getNamedMetadata("nvvm.annotations"))
-    module.eraseNamedMetadata(annotations);
 
   if (llvm::Error error = replaceDeclarations(libdevice))
     return error;
@@ -115,8 +110,7 @@ llvm::Error HostRewriter::run(
   return llvm::Error::success();
 }
 
-llvm::Error HostRewriter::replaceDeclarations(
-    std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>> &libdevice) {
+llvm::Error HostRewriter::replaceDeclarations(HostSymbols &libdevice) {
   for (llvm::Function &function : llvm::make_early_inc_range(module)) {
     if (!function.isDeclaration())
       continue;

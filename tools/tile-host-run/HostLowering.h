@@ -12,7 +12,7 @@
 //   which checks the access against the tensors and returns the address to
 //   use;
 // * libdevice declarations are bound to host functions (HostFunctions.h);
-// * NVVM's calling convention and annotations go, the module gets the host's
+// * NVVM's calling convention and attributes go, the module gets the host's
 //   triple and data layout;
 // * kEntrySymbol, `void (void **args)`, calls the kernel with the values
 //   `args[i]` points to (CUDA's kernelParams convention).
@@ -25,15 +25,13 @@
 #ifndef TILEC_TOOLS_TILEHOSTRUN_HOSTLOWERING_H
 #define TILEC_TOOLS_TILEHOSTRUN_HOSTLOWERING_H
 
+#include "HostFunctions.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <utility>
-#include <vector>
 
 namespace llvm {
 class DataLayout;
@@ -86,7 +84,7 @@ struct HostModule {
   /// The host code (see the file comment).
   std::unique_ptr<llvm::Module> module;
   /// The libdevice functions it calls and their host versions.
-  std::vector<std::pair<std::string, llvm::orc::ExecutorAddr>> libdevice;
+  HostSymbols libdevice;
 };
 
 /// Compiles `kernel` (which is left unchanged) for the host described by
