@@ -23,7 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-import references
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import references  # noqa: E402
 
 # struct formats of the dtypes; bf16 is read as its 16 bits.
 FORMATS = {'f16': 'e', 'bf16': 'H', 'f32': 'f', 'f64': 'd', 'i8': 'b',
