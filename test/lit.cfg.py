@@ -2,6 +2,7 @@
 # lit configuration of the tilec test suite.
 
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -16,6 +17,11 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%specs", os.path.join(config.tilec_src_root, "specs")))
+# Runs a kernel with tile-host-run and compares with its Python reference.
+config.substitutions.append(("%host-check", "%s %s" % (
+    sys.executable,
+    os.path.join(config.test_source_root, "codegen", "host", "Inputs",
+                 "host-check.py"))))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
@@ -31,5 +37,5 @@ for cuda_bin in cuda_bins:
         config.available_features.add("ptxas")
         break
 
-tools = ["tile-opt", "tilec"]
+tools = ["tile-opt", "tilec", "tile-host-run"]
 llvm_config.add_tool_substitutions(tools, config.tilec_tools_dirs)

@@ -1,0 +1,175 @@
+"""Python references of the kernels that test/codegen/host/ runs on the host.
+
+Each function is named after its kernel, takes the run (host-check.py's Run:
+dims, scalars, constants, input tensors as flat row-major lists) and returns
+the expected contents of the tensors the kernel writes, as flat lists. They
+restate what the `.tile` source means, element by element, rounding every
+operation to its dtype as the language prescribes; they share nothing with
+the code generator.
+"""
+
+import math
+import struct
+
+INTEGER_BITS = {'i8': (8, True), 'i16': (16, True), 'i32': (32, True),
+                'i64': (64, True), 'u8': (8, False), 'u32': (32, False)}
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def f16(x):
+    return struct.unpack('<e', struct.pack('<e', x))[0]
+
+
+def bf16(x):
+    """Rounds to bfloat16 (to nearest, ties to even) through f32."""
+    bits = struct.unpack('<I', struct.pack('<f', x))[0]
+    bits = (bits + 0x7fff + ((bits >> 16) & 1)) & 0xffff0000
+    return struct.unpack('<f', struct.pack('<I', bits))[0]
+
+
+def wrap(dtype, x):
+    """Reduces an integer to `dtype` as two's complement arithmetic does."""
+    bits, signed = INTEGER_BITS[dtype]
+    x &= (1 << bits) - 1
+    return x - (1 << bits) if signed and x >> (bits - 1) else x
+
+
+def rounding(dtype):
+    """The function that rounds a result to `dtype`."""
+    if dtype in INTEGER_BITS:
+        return lambda x: wrap(dtype, x)
+    return {'f16': f16, 'bf16': bf16, 'f32': f32, 'f64': float}[dtype]
+
+
+def elementwise(run, inputs, body):
+    """[body(*(input[n] for input in inputs)) for every element n]."""
+    return [body(*values) for values in zip(*(run.inputs[i] for i in inputs))]
+
+
+# specs/
+
+def vector_add(run):
+    r = rounding(run.dtype('C'))
+    return {'C': elementwise(run, 'AB', lambda a, b: r(a + b))}
+
+
+def scale_add(run):
+    r = rounding(run.dtype('C'))
+    alpha = run.scalars['alpha']
+    return {'C': elementwise(run, 'AB',
+                             lambda a, b: r(f32(f32(alpha * a) + b)))}
+
+
+def gelu_forward(run):
+    r = rounding(run.dtype('Y'))
+
+    def gelu(x):
+        x = f32(x)
+        return f32(f32(0.5 * x) *
+                   f32(1.0 + f32(math.erf(f32(x * f32(0.7071067811865476))))))
+    return {'Y': elementwise(run, 'X', lambda x: r(gelu(x)))}
+
+
+# rank2.tile
+
+def rank2_axpy(run):
+    r = rounding(run.dtype('Z'))
+    return {'Z': elementwise(run, 'XY', lambda x, y: r(r(2.0 * x) + y))}
+
+
+def rank2_mixed(run):
+    m, n = run.dims['M'], run.dims['N']
+    x, t, bias = run.inputs['X'], run.inputs['T'], run.inputs['Bias']
+    return {'Z': [f32(x[i * n + j] + f32(t[j * m + i] * bias[j]))
+                  for i in range(m) for j in range(n)]}
+
+
+def rank3_sub(run):
+    return {'C': elementwise(run, 'A', lambda a: f16(a - 0.5))}
+
+
+# casts.tile
+
+def casts(run):
+    def trunc_i32(x):
+        return wrap('i32', int(x))
+    inputs = ('H', 'F', 'I', 'U', 'P')
+    rows = list(zip(*(run.inputs[name] for name in inputs)))
+    return {
+        'OF': [f32(f32(h + f32(i * 0.25)) + float(p))
+               for h, f, i, u, p in rows],
+        'OH': [f16(f32(f * 3.0)) for h, f, i, u, p in rows],
+        'OI': [wrap('i32', trunc_i32(f32(f * 100.0)) + u - i)
+               for h, f, i, u, p in rows],
+        'OB': [bf16(f) for h, f, i, u, p in rows],
+        'OD': [f * i + u for h, f, i, u, p in rows],
+        'OP': [p != (f > 0.0) for h, f, i, u, p in rows],
+    }
+
+
+# private.tile
+
+def polynomial(run):
+    c = run.inputs['C']
+
+    def evaluate(x):
+        powers = [1.0]
+        for k in range(3):
+            powers.append(f32(powers[k] * x))
+        total = 0.0
+        for k in range(4):
+            total = f32(total + f32(c[k] * powers[k]))
+        return total
+    return {'Y': elementwise(run, 'X', evaluate)}
+
+
+def fragment_square(run):
+    return {'Y': elementwise(run, 'X',
+                             lambda x: f16(f32(f32(x * x) - 1.0)))}
+
+
+# scalars.tile
+
+def affine(run):
+    s = run.scalars
+    a = -s['alpha'] if s['flip'] else s['alpha']
+    return {'Y': elementwise(
+        run, 'X',
+        lambda x: f32(f32(f32(f32(a * x) + s['shift']) + s['h']) + s['k']))}
+
+
+# math.tile
+
+def scalar_math(run):
+    dtype = run.dtype('X')
+    r = rounding(dtype)
+    # f16 math is computed in f32 and rounded back.
+    inner = f32 if dtype == 'f16' else r
+
+    def fn(f, x):
+        return r(inner(f(x)))
+
+    def remainder(x, y):
+        return r(math.fmod(x, y))
+
+    def e(x):
+        return r(r(fn(math.exp, x) + fn(lambda v: 2.0 ** v, x)) -
+                 r(fn(math.tanh, x) * fn(math.erf, x)))
+
+    def l(x):
+        a = abs(x)
+        return r(r(fn(math.log, r(a + 1.0)) + fn(math.log2, r(a + 0.5))) +
+                 r(fn(math.sqrt, a) *
+                   fn(lambda v: 1.0 / math.sqrt(v), r(a + 1.0))))
+
+    def rr(x, y):
+        total = r(float(math.floor(r(x * 3.0))) + float(math.ceil(x)))
+        total = r(total + max(x, y))
+        total = r(total - min(x, 0.25))
+        return r(total + remainder(x, 0.75))
+    return {'E': elementwise(run, 'X', e), 'L': elementwise(run, 'X', l),
+            'R': elementwise(run, 'XY', rr)}
+

@@ -1,0 +1,100 @@
+//===- HostExecutor.cpp - JIT-compiles and runs a kernel's grid -----------===//
+
+#include "HostExecutor.h"
+
+#include "AccessChecker.h"
+#include "HostArguments.h"
+#include "HostFunctions.h"
+
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace tilehost;
+
+llvm::Expected<std::unique_ptr<HostExecutor>> HostExecutor::create() {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  return std::unique_ptr<HostExecutor>(new HostExecutor(std::move(*jit)));
+}
+
+HostExecutor::HostExecutor(std::unique_ptr<llvm::orc::LLJIT> jit)
+    : jit(std::move(jit)) {
+  // Keep the JIT's own reports for the error that follows them.
+  this->jit->getExecutionSession().setErrorReporter([this](llvm::Error error) {
+    jitErrors += llvm::toString(std::move(error)) + "; ";
+  });
+}
+
+llvm::Expected<std::unique_ptr<AccessChecker>>
+HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
+                  HostArguments &arguments) {
+  auto checker = std::make_unique<AccessChecker>(specialRegisters);
+  for (HostTensor &tensor : arguments.getTensors())
+    checker->addTensor(tensor.name, formatTensorType(tensor), tensor.data.get(),
+                       tensor.bytes, tensor.elementBytes);
+
+  // The host side of the interface of HostLowering.h.
+  llvm::orc::MangleAndInterner mangle(jit->getExecutionSession(),
+                                      jit->getDataLayout());
+  auto exported = [](auto *pointer) {
+    return llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(pointer),
+        llvm::JITSymbolFlags::Exported);
+  };
+  llvm::orc::SymbolMap symbols;
+  symbols[mangle(kSpecialRegistersSymbol)] = exported(specialRegisters.data());
+  symbols[mangle(kAccessCheckerSymbol)] = exported(checker.get());
+  auto callable = [](llvm::orc::ExecutorAddr address) {
+    return llvm::orc::ExecutorSymbolDef(address,
+                                        llvm::JITSymbolFlags::Exported |
+                                            llvm::JITSymbolFlags::Callable);
+  };
+  symbols[mangle(kAccessCheckSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&checkAccess));
+  for (const auto &[name, address] : host.libdevice)
+    symbols[mangle(name)] = callable(address);
+  for (const auto &[name, address] : getHostRuntimeHelpers())
+    symbols[mangle(name)] = callable(address);
+  llvm::orc::JITDylib &library = jit->getMainJITDylib();
+  if (llvm::Error error =
+          library.define(llvm::orc::absoluteSymbols(std::move(symbols))))
+    return std::move(error);
+  if (llvm::Error error = jit->addIRModule(llvm::orc::ThreadSafeModule(
+          std::move(host.module), std::move(context))))
+    return std::move(error);
+  llvm::Expected<llvm::orc::ExecutorAddr> entry = jit->lookup(kEntrySymbol);
+  if (!entry)
+    return llvm::createStringError(jitErrors +
+                                   llvm::toString(entry.takeError()));
+  auto *run = entry->toPtr<void (*)(void **)>();
+
+  std::vector<void *> params = arguments.getKernelParams();
+  const std::array<uint32_t, 3> &grid = arguments.getGrid();
+  specialRegisters = {};
+  specialRegisters[kNtidX] = arguments.getThreads();
+  specialRegisters[kNtidY] = specialRegisters[kNtidZ] = 1;
+  specialRegisters[kNctaidX] = grid[0];
+  specialRegisters[kNctaidY] = grid[1];
+  specialRegisters[kNctaidZ] = grid[2];
+  for (uint32_t z = 0; z < grid[2]; ++z) {
+    for (uint32_t y = 0; y < grid[1]; ++y) {
+      for (uint32_t x = 0; x < grid[0]; ++x) {
+        specialRegisters[kCtaidX] = x;
+        specialRegisters[kCtaidY] = y;
+        specialRegisters[kCtaidZ] = z;
+        for (uint32_t thread = 0; thread < arguments.getThreads(); ++thread) {
+          specialRegisters[kTidX] = thread;
+          run(params.data());
+        }
+      }
+    }
+  }
+  return checker;
+}

@@ -1,0 +1,58 @@
+//===- HostExecutor.h - JIT-compiles and runs a kernel's grid ---*- C++ -*-===//
+//
+// Compiles a HostModule with LLVM's ORC JIT for the machine tile-host-run
+// runs on and calls it once per thread of the grid, block after block and
+// thread after thread, with the special registers of that thread. This is
+// a faithful execution only for kernels whose threads do not wait for each
+// other, which HostLowering ensures (no barriers, no warp operations).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TOOLS_TILEHOSTRUN_HOSTEXECUTOR_H
+#define TILEC_TOOLS_TILEHOSTRUN_HOSTEXECUTOR_H
+
+#include "HostLowering.h"
+
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <memory>
+#include <string>
+
+namespace tilehost {
+
+class AccessChecker;
+class HostArguments;
+
+/// A JIT for the host, running one kernel.
+class HostExecutor {
+public:
+  /// Sets up the JIT for the host.
+  static llvm::Expected<std::unique_ptr<HostExecutor>> create();
+
+  /// The data layout host modules must have.
+  const llvm::DataLayout &getDataLayout() const { return jit->getDataLayout(); }
+  /// The target triple host modules must have.
+  const llvm::Triple &getTargetTriple() const { return jit->getTargetTriple(); }
+
+  /// Compiles `host` (created in `context`) and runs every thread of
+  /// `arguments`' grid on `arguments`, checking global accesses with a new
+  /// AccessChecker that knows every tensor. Returns that checker. An
+  /// executor runs one module: call this once.
+  llvm::Expected<std::unique_ptr<AccessChecker>>
+  run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
+      HostArguments &arguments);
+
+private:
+  explicit HostExecutor(std::unique_ptr<llvm::orc::LLJIT> jit);
+
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  /// What the JIT reported while compiling (such as missing symbols).
+  std::string jitErrors;
+  std::array<uint32_t, kNumSpecialRegisters> specialRegisters{};
+};
+
+} // namespace tilehost
+
+#endif // TILEC_TOOLS_TILEHOSTRUN_HOSTEXECUTOR_H
