@@ -34,9 +34,10 @@ constexpr llvm::StringLiteral kSpecialRegisterPrefix =
 /// Appends the code generator's lowering from the tile dialect to LLVM/NVVM
 /// to `pm`: the one place where tile-host-run follows tilec's pipeline.
 void populateLowering(PassManager &pm, llvm::StringRef arch) {
-  tilec::TileToNVVMPipelineOptions options;
+  tilec::TileGPUPipelineOptions options;
   options.arch = arch.str();
-  tilec::populateTileToNVVMPipeline(pm, options);
+  tilec::populateTileGPUPipeline(pm, options);
+  tilec::populateTileToNVVMPipeline(pm);
 }
 
 /// Returns the SpecialRegister an intrinsic named `name` reads, if it is
@@ -252,13 +253,16 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   module->push_back(kernel->clone());
 
-  // The architecture only names the target in diagnostics; the host run
-  // checks the code every architecture gets.
+  // The elementwise code is the same for every architecture; the host run
+  // checks sm_90a's.
   PassManager pm(mlirContext);
   populateLowering(pm, "sm_90a");
   if (failed(pm.run(*module)))
     return failure();
-  (*module)->removeAttr(tilec::kCodegenCostAttrName);
+  (*module)->removeAttr(
+      mlir::tile::TileDialect::CodegenCostAttrHelper::getNameStr());
+  (*module)->removeAttr(
+      mlir::tile::TileDialect::TargetAttrHelper::getNameStr());
 
   std::string name = kernel.getSymName().str();
   HostModule host;
