@@ -1,5 +1,4 @@
-//===- GpuTarget.h - Supported GPU architectures and PTX versions -*- C++
-//-*-===//
+//===- GpuTarget.h - GPU architectures and PTX versions ---------*- C++ -*-===//
 //
 // The code generator supports a fixed set of NVIDIA architectures. Every
 // architecture needs a minimum PTX ISA version, and the NVPTX back end aborts

@@ -1,5 +1,4 @@
-//===- GridExpr.h - Launch grid extents as expressions over dims -*- C++
-//-*-===//
+//===- GridExpr.h - Grid extents as expressions over dims -------*- C++ -*-===//
 //
 // The metadata gives each grid extent as an integer expression over the
 // kernel's symbolic dimensions, e.g. `ceildiv(N, 1024)`, which the runtime

@@ -13,6 +13,7 @@ def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
     default version). A module that already names another target is an
     error. The target-dependent passes read this attribute.
   }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
            "Target architecture (sm_80, sm_86, sm_89, sm_90, sm_90a)">,

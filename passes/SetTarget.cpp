@@ -1,5 +1,4 @@
-//===- SetTarget.cpp - Set the module's target
-//-----------------------------===//
+//===- SetTarget.cpp - Set the module's target ----------------------------===//
 //
 // Implements `tile-set-target` (see Passes.td).
 //

@@ -1,5 +1,4 @@
-//===- TileDialect.cpp - The tile dialect
-//----------------------------------===//
+//===- TileDialect.cpp - The tile dialect ---------------------------------===//
 //
 // Registers the ops, types and attributes of the `tile` dialect.
 //

@@ -1,5 +1,4 @@
-//===- TileOps.cpp - Operations of the tile dialect
-//------------------------===//
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
 //
 // Custom assembly formats, builders and verifiers of the `tile` ops.
 //

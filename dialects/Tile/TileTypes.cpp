@@ -1,5 +1,4 @@
-//===- TileTypes.cpp - Types of the tile dialect
-//---------------------------===//
+//===- TileTypes.cpp - Types of the tile dialect --------------------------===//
 //
 // The `!tile.buffer` type: parsing, printing and verification.
 //

@@ -1,5 +1,4 @@
-//===- tile-opt.cpp - The tilec optimizer driver
-//---------------------------===//
+//===- tile-opt.cpp - The tilec optimizer driver --------------------------===//
 //
 // An mlir-opt style driver with the tile dialect and every tilec pass
 // registered, for lit tests of the dialect and the passes.

@@ -1,0 +1,13 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+
+// The target and layout attributes print and parse back unchanged.
+
+// CHECK: module attributes {tile.target = #tile.target<"sm_80", ptx = 80>}
+module attributes {tile.target = #tile.target<"sm_80", ptx = 80>} {
+  // CHECK: func.func private @fragment(!tile.buffer<64x32xf32, fragment, #tile.flat<vec = 4>>)
+  func.func private @fragment(!tile.buffer<64x32xf32, fragment, #tile.flat<vec = 4>>)
+  // CHECK: func.func private @annotated(!tile.buffer<64x32xf16, shared, #tile.layout<swizzled>>)
+  func.func private @annotated(!tile.buffer<64x32xf16, shared, #tile.layout<swizzled>>)
+  // CHECK: func.func private @sm90a() attributes {target = #tile.target<"sm_90a", ptx = 83>}
+  func.func private @sm90a() attributes {target = #tile.target<"sm_90a", ptx = 83>}
+}

@@ -1,0 +1,14 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{unknown architecture 'sm_75' (valid: sm_80, sm_86, sm_89, sm_90, sm_90a)}}
+module attributes {tile.target = #tile.target<"sm_75", ptx = 80>} {}
+
+// -----
+
+// expected-error @+1 {{PTX ISA 7.8 cannot target sm_90a (it needs at least 8.0)}}
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 78>} {}
+
+// -----
+
+// expected-error @+1 {{vec must be a positive power of two, got 0}}
+func.func private @f(!tile.buffer<64xf32, fragment, #tile.flat<vec = 0>>)

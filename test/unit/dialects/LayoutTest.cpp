@@ -1,0 +1,135 @@
+//===- LayoutTest.cpp - The maths of the tile layouts ---------------------===//
+//
+// Checks the thread/register -> element mapping of the layout attributes:
+// every element of a tile is held by exactly one register of one thread,
+// registers beyond the tile hold none, and the mapping is the one the
+// lowering of parallel loops implements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+/// Returns the row-major flat index of `coordinates` in `shape`.
+int64_t flatten(ArrayRef<int64_t> coordinates, ArrayRef<int64_t> shape) {
+  int64_t flat = 0;
+  for (auto [coordinate, extent] : llvm::zip(coordinates, shape)) {
+    REQUIRE(coordinate >= 0);
+    REQUIRE(coordinate < extent);
+    flat = flat * extent + coordinate;
+  }
+  return flat;
+}
+
+/// Checks that `layout` covers every element of `shape` exactly once over
+/// `threads` threads, and returns the owner (thread, register) of each.
+std::vector<std::pair<int64_t, int64_t>>
+checkCovers(DistributedLayoutAttrInterface layout, ArrayRef<int64_t> shape,
+            int64_t threads) {
+  int64_t total = 1;
+  for (int64_t extent : shape)
+    total *= extent;
+  int64_t registers = layout.getElementsPerThread(shape, threads);
+  std::vector<std::pair<int64_t, int64_t>> owner(total, {-1, -1});
+  for (int64_t thread = 0; thread < threads; ++thread)
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      auto coordinates =
+          layout.getElementCoordinates(shape, threads, thread, reg);
+      if (!coordinates)
+        continue;
+      int64_t flat = flatten(*coordinates, shape);
+      INFO("element " << flat << " thread " << thread << " reg " << reg);
+      REQUIRE(owner[flat].first == -1);
+      owner[flat] = {thread, reg};
+    }
+  for (int64_t flat = 0; flat < total; ++flat) {
+    INFO("element " << flat);
+    CHECK(owner[flat].first >= 0);
+  }
+  // Out-of-range threads and registers hold nothing.
+  CHECK_FALSE(layout.getElementCoordinates(shape, threads, threads, 0));
+  CHECK_FALSE(layout.getElementCoordinates(shape, threads, 0, registers));
+  CHECK_FALSE(layout.getElementCoordinates(shape, threads, -1, 0));
+  return owner;
+}
+} // namespace
+
+TEST_CASE("#tile.flat: one full step", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  auto layout = FlatLayoutAttr::get(&context, 4);
+  FlatDistribution distribution = layout.distribute(1024, 256);
+  CHECK(distribution.steps() == 1);
+  CHECK(distribution.elementsPerThread() == 4);
+  CHECK_FALSE(distribution.hasPartialStep());
+  auto owner = checkCovers(layout, {1024}, 256);
+  // Thread t holds elements 4t .. 4t+3.
+  for (int64_t element = 0; element < 1024; ++element) {
+    CHECK(owner[element].first == element / 4);
+    CHECK(owner[element].second == element % 4);
+  }
+}
+
+TEST_CASE("#tile.flat: rank 2 with a partial last step", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  auto layout = FlatLayoutAttr::get(&context, 4);
+  // 30 x 64 = 1920 elements, 128 threads x 4 = 512 per step: 4 steps, the
+  // last one covering 384 elements (threads 0..95).
+  FlatDistribution distribution = layout.distribute(1920, 128);
+  CHECK(distribution.elementsPerStep() == 512);
+  CHECK(distribution.steps() == 4);
+  CHECK(distribution.elementsPerThread() == 16);
+  CHECK(distribution.hasPartialStep());
+  CHECK(layout.getElementsPerThread({30, 64}, 128) == 16);
+  checkCovers(layout, {30, 64}, 128);
+  // Register 13 = step 3, lane 1: thread 5 holds flat element
+  // (3*128 + 5)*4 + 1 = 1557 = (24, 21).
+  auto coordinates = layout.getElementCoordinates({30, 64}, 128, 5, 13);
+  REQUIRE(coordinates);
+  CHECK(*coordinates == SmallVector<int64_t>{24, 21});
+  CHECK(distribution.flatElement(5, 13) == 1557);
+  // Thread 96 has no element in the last step.
+  CHECK_FALSE(layout.getElementCoordinates({30, 64}, 128, 96, 12));
+  CHECK(distribution.flatElement(96, 12) == -1);
+}
+
+TEST_CASE("#tile.flat: every width and odd shapes", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  for (int64_t vec : {1, 2, 8, 16})
+    for (int64_t threads : {32, 96, 128})
+      for (auto shape : std::vector<std::vector<int64_t>>{
+               {16}, {7, 16}, {3, 5, 32}, {1, 1024}}) {
+        if (shape.back() % vec != 0)
+          continue;
+        INFO("vec " << vec << " threads " << threads);
+        checkCovers(FlatLayoutAttr::get(&context, vec), shape, threads);
+      }
+}
+
+TEST_CASE("#tile.flat: verification", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    errors.push_back(diagnostic.str());
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  CHECK(succeeded(FlatLayoutAttr::verify(emitError, 8)));
+  CHECK(failed(FlatLayoutAttr::verify(emitError, 6)));
+  CHECK(failed(FlatLayoutAttr::verify(emitError, 0)));
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0] == "vec must be a positive power of two, got 6");
+}
