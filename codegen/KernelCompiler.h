@@ -3,10 +3,10 @@
 // The code generator's entry point for the driver. For one `tile.kernel` and
 // one architecture, compileKernel
 //   1. validates the target (architecture, PTX ISA version, ptxas release),
-//   2. describes the kernel for the metadata (params, grid expressions),
-//   3. runs the tile-gpu phase on a copy of the kernel in a module whose
+//   2. runs the tile-gpu phase on a copy of the kernel in a module whose
 //      #tile.target is the target (optionally stopping there), then the
 //      tile-to-nvvm phase (Pipeline.h),
+//   3. describes the kernel for the metadata (params, grid expressions),
 //   4. translates it to LLVM IR, links libdevice if needed, optimizes it at
 //      O0..O3 and prints PTX with the NVPTX back end,
 //   5. assembles the PTX with ptxas (optional) and reads its resource report.

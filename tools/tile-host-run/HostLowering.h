@@ -1,7 +1,8 @@
 //===- HostLowering.h - A tile kernel as host code --------------*- C++ -*-===//
 //
 // Compiles a `tile.kernel` exactly as tilec does up to the LLVM IR of the
-// kernel (the tile-to-NVVM pipeline, then translation; before libdevice is
+// kernel (the tile-gpu and tile-to-nvvm phases, then translation; before
+// libdevice is
 // linked and before any NVPTX optimization) and rewrites that per-thread
 // NVVM kernel into host code that tile-host-run can JIT and call once per
 // thread:
