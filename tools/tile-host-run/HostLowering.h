@@ -2,10 +2,9 @@
 //
 // Compiles a `tile.kernel` exactly as tilec does up to the LLVM IR of the
 // kernel (the tile-gpu and tile-to-nvvm phases, then translation; before
-// libdevice is
-// linked and before any NVPTX optimization) and rewrites that per-thread
-// NVVM kernel into host code that tile-host-run can JIT and call once per
-// thread:
+// libdevice is linked and before any NVPTX optimization) and rewrites that
+// per-thread NVVM kernel into host code that tile-host-run can JIT and call
+// once per thread:
 //
 // * reads of the special registers `tid`, `ntid`, `ctaid` and `nctaid` load
 //   from the host array kSpecialRegistersSymbol (SpecialRegister order);
