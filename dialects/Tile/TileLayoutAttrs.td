@@ -38,4 +38,32 @@ def Tile_FlatLayoutAttr : AttrDef<Tile_Dialect, "FlatLayout",
   }];
 }
 
+def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
+    [DeclareAttrInterfaceMethods<Tile_DistributedLayoutAttrInterface>]> {
+  let mnemonic = "mma";
+  let summary = "the accumulator layout of mma.sync m16n8k16 over a grid of "
+                "warps";
+  let description = [{
+    `#tile.mma<warps_m = 2, warps_n = 2>` splits an `M x N` tile over a
+    `warps_m x warps_n` grid of warps (warp `w` at row `w / warps_n`, column
+    `w % warps_n`), each owning an `(M / warps_m) x (N / warps_n)` warp tile
+    of `16 x 8` mma.sync accumulator tiles. Register `r` of a lane is element
+    `i = r % 4` of accumulator tile `r / 4` (row-major over the warp tile's
+    `16 x 8` tiles); with `g = lane / 4` and `t = lane % 4` it holds row
+    `16 * m + g + 8 * (i / 2)`, column `8 * n + 2 * t + i % 2` of the warp
+    tile (PTX ISA, mma.m16n8k16 fragment C). The tile's shape must divide
+    into `16 warps_m x 8 warps_n` pieces and the block must have
+    `32 * warps_m * warps_n` threads.
+  }];
+  let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN);
+  let assemblyFormat = "`<` `warps_m` `=` $warpsM `,` `warps_n` `=` $warpsN `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The warp tiles of a tile of `shape`, or failure if the layout does
+    /// not apply to it (the shape does not divide into 16 x 8 tiles per
+    /// warp).
+    ::mlir::FailureOr<MmaTiling> getTiling(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
 #endif // TILEC_DIALECTS_TILE_TILELAYOUTATTRS_TD

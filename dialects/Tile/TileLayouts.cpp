@@ -57,3 +57,38 @@ FlatLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
   }
   return coordinates;
 }
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t warpsM, int64_t warpsN) {
+  if (warpsM < 1 || warpsN < 1)
+    return emitError() << "warps_m and warps_n must be positive, got " << warpsM
+                       << " and " << warpsN;
+  return success();
+}
+
+FailureOr<MmaTiling> MmaLayoutAttr::getTiling(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 2 || shape[0] % (16 * getWarpsM()) != 0 ||
+      shape[1] % (8 * getWarpsN()) != 0)
+    return failure();
+  return MmaTiling{getWarpsM(), getWarpsN(), shape[0] / getWarpsM(),
+                   shape[1] / getWarpsN()};
+}
+
+int64_t MmaLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape,
+                                            int64_t threads) const {
+  FailureOr<MmaTiling> tiling = getTiling(shape);
+  return succeeded(tiling) ? tiling->elementsPerThread() : 0;
+}
+
+std::optional<SmallVector<int64_t>>
+MmaLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
+                                     int64_t thread, int64_t reg) const {
+  FailureOr<MmaTiling> tiling = getTiling(shape);
+  if (failed(tiling) || threads != 32 * getWarpsM() * getWarpsN() ||
+      thread < 0 || thread >= threads || reg < 0 ||
+      reg >= tiling->elementsPerThread())
+    return std::nullopt;
+  auto [row, column] = tiling->coordinates(thread / 32, thread % 32, reg);
+  return SmallVector<int64_t>{row, column};
+}

@@ -10,6 +10,7 @@
 #define TILEC_DIALECTS_TILE_TILELAYOUTS_H
 
 #include <cstdint>
+#include <utility>
 
 namespace mlir::tile {
 
@@ -36,6 +37,33 @@ struct FlatDistribution {
     int64_t step = reg / vec;
     int64_t element = (step * threads + thread) * vec + reg % vec;
     return element < total ? element : -1;
+  }
+};
+
+/// How `#tile.mma<warps_m, warps_n>` cuts a tile: the warp tile of every
+/// warp and its 16 x 8 accumulator tiles.
+struct MmaTiling {
+  int64_t warpsM = 1;
+  int64_t warpsN = 1;
+  /// Rows and columns of one warp's tile.
+  int64_t warpTileM = 0;
+  int64_t warpTileN = 0;
+
+  /// 16-row accumulator tiles per warp tile.
+  int64_t mTiles() const { return warpTileM / 16; }
+  /// 8-column accumulator tiles per warp tile.
+  int64_t nTiles() const { return warpTileN / 8; }
+  /// Registers per lane: 4 per accumulator tile.
+  int64_t elementsPerThread() const { return mTiles() * nTiles() * 4; }
+  /// The (row, column) of register `reg` of `lane` in warp `warp`.
+  std::pair<int64_t, int64_t> coordinates(int64_t warp, int64_t lane,
+                                          int64_t reg) const {
+    int64_t tile = reg / 4, i = reg % 4;
+    int64_t m = tile / nTiles(), n = tile % nTiles();
+    int64_t row = (warp / warpsN) * warpTileM + 16 * m + lane / 4 + 8 * (i / 2);
+    int64_t column =
+        (warp % warpsN) * warpTileN + 8 * n + 2 * (lane % 4) + i % 2;
+    return {row, column};
   }
 };
 

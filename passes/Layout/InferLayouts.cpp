@@ -20,6 +20,7 @@ using namespace tilec;
 
 void tilec::registerLayoutRules(DialectRegistry &registry) {
   registerElementwiseLayoutRules(registry);
+  registerGemmLayoutRules(registry);
 }
 
 namespace {

@@ -34,6 +34,12 @@ combine(tile::DistributedLayoutAttrInterface a,
   auto flatB = dyn_cast<tile::FlatLayoutAttr>(b);
   if (flatA && flatB)
     return flatA.getVec() <= flatB.getVec() ? flatA : flatB;
+  // A flat preference only asks for vectorized accesses: the layout an
+  // instruction needs (a GEMM's accumulator) wins over it.
+  if (flatA)
+    return b;
+  if (flatB)
+    return a;
   return a == b ? a : tile::DistributedLayoutAttrInterface();
 }
 } // namespace

@@ -31,7 +31,8 @@ public:
 
   /// Chooses one layout per class: the combination of its members'
   /// preferences (`#tile.flat`: the narrowest vector, so that every member's
-  /// accesses stay aligned), or `#tile.flat<vec = 1>` if no member has one.
+  /// accesses stay aligned; an instruction's layout such as `#tile.mma` over
+  /// any `#tile.flat`), or `#tile.flat<vec = 1>` if no member has one.
   /// Reports a located error, with a note per member, for a class whose
   /// preferences cannot be combined.
   mlir::FailureOr<llvm::MapVector<mlir::Operation *,

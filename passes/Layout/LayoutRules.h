@@ -19,6 +19,10 @@ namespace tilec {
 /// they access (ElementwiseRule.cpp).
 void registerElementwiseLayoutRules(mlir::DialectRegistry &registry);
 
+/// Attaches the rule of `tile.gemm` on the mma.sync path: the accumulator's
+/// `#tile.mma` layout (GemmRule.cpp).
+void registerGemmLayoutRules(mlir::DialectRegistry &registry);
+
 /// Attaches every op family's layout rule.
 void registerLayoutRules(mlir::DialectRegistry &registry);
 

@@ -47,3 +47,51 @@ tile.kernel @nested_parallel(%A: !tile.buffer<?xf32, global> {tile.name = "A", t
     }
   }
 }
+
+// -----
+
+tile.kernel @gemm_split(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<16x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<16x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op cannot split the [16, 64] accumulator over 4 warps with policy 'full_row' into 16 x 8 mma.sync tiles}}
+    tile.gemm %a, %b, %c {policy = #tile.policy<full_row>} : !tile.buffer<16x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<16x64xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @gemm_k(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x8xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<8x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op reduction extent 8 must be a multiple of 16 (mma.sync m16n8k16)}}
+    tile.gemm %a, %b, %c : !tile.buffer<64x8xf16, shared>, !tile.buffer<8x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @gemm_types(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x32xf32, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf32, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op with 'f32' inputs is not supported by the code generator yet (mma.sync takes f16 and bf16)}}
+    tile.gemm %a, %b, %c : !tile.buffer<64x32xf32, shared>, !tile.buffer<32x64xf32, shared>, !tile.buffer<64x64xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @gemm_registers(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_fragment : !tile.buffer<64x32xf16, fragment>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op with an operand in registers is not supported by the code generator yet (A and B must be shared tiles)}}
+    tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  }
+}

@@ -171,3 +171,34 @@ tile.kernel @shared_fragment(%A: !tile.buffer<?x?xf32, global> {tile.name = "A",
     }
   }
 }
+
+// -----
+
+// A GEMM's accumulator gets the mma.sync layout; the policy splits the
+// warps: square (2 x 2 for 4 warps on 128 x 128), full_row, full_col. A
+// parallel loop over the accumulator adopts it.
+// CHECK-LABEL: tile.kernel @gemm_policies
+// CHECK: tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 2, warps_n = 2>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128x64xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1>>
+// CHECK: tile.alloc_fragment : !tile.buffer<64x128xf16, fragment, #tile.mma<warps_m = 1, warps_n = 4>>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [128, 128] attributes {layout = #tile.mma<warps_m = 2, warps_n = 2>}
+tile.kernel @gemm_policies(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "N"]},
+                           %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
+    %bn = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %am = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %d = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment>
+    %e = tile.alloc_fragment : !tile.buffer<64x128xf16, fragment>
+    tile.gemm %a, %b, %c : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    tile.gemm %a, %bn, %d {transpose_b = true, policy = #tile.policy<full_row>} : !tile.buffer<128x32xf16, shared>, !tile.buffer<64x32xf16, shared>, !tile.buffer<128x64xf32, fragment>
+    tile.gemm %am, %b, %e {policy = #tile.policy<full_col>} : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<64x128xf16, fragment>
+    tile.parallel (%i, %j) in [128, 128] {
+      %x = tile.load %c[%i, %j] : !tile.buffer<128x128xf32, fragment>
+      %y = arith.mulf %x, %x : f32
+      tile.store %y, %c[%i, %j] : !tile.buffer<128x128xf32, fragment>
+    }
+  }
+}

@@ -184,9 +184,10 @@ LogicalResult KernelLowering::allocatePrivateBuffers() {
     buffer.storageType = storageTypeOf(type.getElementType());
     buffer.size = type.getNumElements();
     if (isa<tile::AllocFragmentOp>(op)) {
-      auto layout = dyn_cast_or_null<tile::FlatLayoutAttr>(type.getLayout());
+      auto layout = dyn_cast_or_null<tile::DistributedLayoutAttrInterface>(
+          type.getLayout());
       if (!layout) {
-        op->emitOpError("has no #tile.flat layout; run -tile-infer-layouts "
+        op->emitOpError("has no thread layout; run -tile-infer-layouts "
                         "first");
         return WalkResult::interrupt();
       }

@@ -48,9 +48,9 @@ struct PrivateBuffer {
   mlir::Type storageType;
   /// Elements per thread.
   int64_t size = 0;
-  /// The layout of a fragment, whose elements are indexed by their parallel
-  /// loop's lane; null for local buffers.
-  mlir::tile::FlatLayoutAttr fragmentLayout;
+  /// The layout of a fragment (register `r` of the storage holds the element
+  /// the layout maps register `r` to); null for local buffers.
+  mlir::tile::DistributedLayoutAttrInterface fragmentLayout;
 };
 
 /// What one lane of a parallel step (or a thread outside parallel loops)

@@ -68,10 +68,14 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
   if (outer.fragmentIndex)
     return loop.emitOpError("nested inside another 'tile.parallel' is not "
                             "supported by the code generator");
-  auto layout = dyn_cast_or_null<tile::FlatLayoutAttr>(loop.getLayoutAttr());
-  if (!layout)
+  if (!loop.getLayoutAttr())
     return loop.emitOpError("has no #tile.flat layout; run "
                             "-tile-infer-layouts first");
+  auto layout = dyn_cast<tile::FlatLayoutAttr>(loop.getLayoutAttr());
+  if (!layout)
+    return loop.emitOpError("over a fragment in the ")
+           << loop.getLayoutAttr()
+           << " layout is not supported by the code generator yet";
   if (loop.getExtents().back() % layout.getVec() != 0)
     return loop.emitOpError("layout ")
            << layout << " needs a vector width dividing the innermost extent";

@@ -133,3 +133,34 @@ TEST_CASE("#tile.flat: verification", "[layout]") {
   REQUIRE(errors.size() == 2);
   CHECK(errors[0] == "vec must be a positive power of two, got 6");
 }
+
+TEST_CASE("#tile.mma: the mma.sync m16n8k16 accumulator over warps",
+          "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  auto layout = MmaLayoutAttr::get(&context, 2, 2);
+  // 128 x 128 over 2 x 2 warps: 64 x 64 warp tiles of 4 x 8 accumulator
+  // tiles, 128 registers per lane.
+  FailureOr<MmaTiling> tiling = layout.getTiling({128, 128});
+  REQUIRE(succeeded(tiling));
+  CHECK(tiling->warpTileM == 64);
+  CHECK(tiling->warpTileN == 64);
+  CHECK(tiling->elementsPerThread() == 128);
+  CHECK(layout.getElementsPerThread({128, 128}, 128) == 128);
+  checkCovers(layout, {128, 128}, 128);
+  // PTX ISA fragment C: lane 5 (g = 1, t = 1) of warp 3 (row 1, column 1),
+  // register 6 = tile 1 (m 0, n 1), element 2: row 64 + 1 + 8, column
+  // 64 + 8 + 2.
+  auto coordinates =
+      layout.getElementCoordinates({128, 128}, 128, 3 * 32 + 5, 6);
+  REQUIRE(coordinates);
+  CHECK(*coordinates == SmallVector<int64_t>{73, 74});
+  // Tiles that do not divide into 16 x 8 per warp, or another warp count.
+  CHECK(failed(layout.getTiling({48, 128})));
+  CHECK(failed(layout.getTiling({128, 24})));
+  CHECK_FALSE(layout.getElementCoordinates({128, 128}, 256, 0, 0));
+  for (auto [warpsM, warpsN] :
+       std::vector<std::pair<int64_t, int64_t>>{{4, 1}, {1, 4}, {2, 4}, {1, 1}})
+    checkCovers(MmaLayoutAttr::get(&context, warpsM, warpsN), {64, 64},
+                32 * warpsM * warpsN);
+}
