@@ -27,7 +27,7 @@ namespace {
 bool isSupportedTileOp(Operation *op) {
   return isa<tile::KernelOp, tile::LaunchOp, tile::ReturnOp, tile::YieldOp>(
              op) ||
-         tilec::getTileLowerings().lookup(op);
+         tilec::getTileLowerings().supports(op);
 }
 
 /// True for element types with a memory representation the lowering knows.

@@ -1,7 +1,7 @@
 //===- ControlFlow.cpp - Conditionals and sequential loops ----------------===//
 //
-// The lowerings of `tile.if` (scf.if), `tile.serial` (scf.for) and
-// `tile.unroll` (the body emitted once per trip).
+// The lowerings of `tile.if` (scf.if), `tile.serial` and `tile.pipelined`
+// (scf.for) and `tile.unroll` (the body emitted once per trip).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +70,14 @@ void tilec::populateControlFlowLowerings(LoweringSet &set) {
   set.add<tile::IfOp>(lowerIf);
   set.add<tile::SerialOp>(
       [](KernelLowering &lowering, tile::SerialOp loop, Lane &lane) {
+        return lowerCountedLoop(lowering, loop, loop.getUpperBound(),
+                                loop.getInductionVar(), loop.getBody().front(),
+                                /*unroll=*/false, lane);
+      });
+  // Until software pipelining rewrites them, pipelined loops run their
+  // iterations one after the other.
+  set.add<tile::PipelinedOp>(
+      [](KernelLowering &lowering, tile::PipelinedOp loop, Lane &lane) {
         return lowerCountedLoop(lowering, loop, loop.getUpperBound(),
                                 loop.getInductionVar(), loop.getBody().front(),
                                 /*unroll=*/false, lane);

@@ -27,32 +27,57 @@ struct Lane;
 using OpLowering = std::function<mlir::LogicalResult(
     KernelLowering &lowering, mlir::Operation *op, Lane &lane)>;
 
+/// Says whether an op (of the registered kind) can be lowered.
+using OpSupport = std::function<bool(mlir::Operation *op)>;
+
 /// The lowerings of tile ops, by op kind.
 class LoweringSet {
 public:
   /// Registers `lower` for ops of kind `OpT`, which `lower` receives as such.
+  /// Every op of the kind can be lowered.
   template <typename OpT, typename Fn> void add(Fn lower) {
-    lowerings[mlir::TypeID::get<OpT>()] =
+    add<OpT>(lower, [](OpT) { return true; });
+  }
+
+  /// Registers `lower` for the ops of kind `OpT` for which `supports` is
+  /// true; `tile-check-codegen-support` reports the others.
+  template <typename OpT, typename Fn, typename SupportFn>
+  void add(Fn lower, SupportFn supports) {
+    entries[mlir::TypeID::get<OpT>()] = {
         [lower](KernelLowering &lowering, mlir::Operation *op, Lane &lane) {
           return lower(lowering, mlir::cast<OpT>(op), lane);
-        };
+        },
+        [supports](mlir::Operation *op) {
+          return supports(mlir::cast<OpT>(op));
+        }};
   }
 
   /// Returns the lowering of `op`'s kind, or null if there is none.
   const OpLowering *lookup(mlir::Operation *op) const {
-    auto found = lowerings.find(op->getName().getTypeID());
-    return found == lowerings.end() ? nullptr : &found->second;
+    auto found = entries.find(op->getName().getTypeID());
+    return found == entries.end() ? nullptr : &found->second.lower;
+  }
+
+  /// Returns true if `op` has a lowering that supports it.
+  bool supports(mlir::Operation *op) const {
+    auto found = entries.find(op->getName().getTypeID());
+    return found != entries.end() && found->second.supports(op);
   }
 
 private:
-  llvm::DenseMap<mlir::TypeID, OpLowering> lowerings;
+  /// A registered lowering and the ops it supports.
+  struct Entry {
+    OpLowering lower;
+    OpSupport supports;
+  };
+  llvm::DenseMap<mlir::TypeID, Entry> entries;
 };
 
 /// Kernel structure: allocations, which the kernel's setup emits.
 void populateKernelLowerings(LoweringSet &set);
 /// Element accesses and fills of global tensors and per-thread buffers.
 void populateMemoryLowerings(LoweringSet &set);
-/// `tile.if`, `tile.serial` and `tile.unroll`.
+/// `tile.if`, `tile.serial`, `tile.pipelined` and `tile.unroll`.
 void populateControlFlowLowerings(LoweringSet &set);
 /// `tile.parallel` loops (per-lane emission and vectorization).
 void populateParallelLowerings(LoweringSet &set);
