@@ -127,11 +127,13 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   }
   if (options.stopAfterTileGPU)
     return artifacts;
-  if (failed(runPhase([](PassManager &pm) { populateTileToNVVMPipeline(pm); })))
-    return failure();
-  FailureOr<nlohmann::ordered_json> metadata =
-      describeKernel(kernel, *target, source);
+  // The tile-gpu phase decided what the metadata reports (the shared memory
+  // of the launch); the lowering then replaces the kernel.
+  FailureOr<nlohmann::ordered_json> metadata = describeKernel(
+      *module->getOps<tile::KernelOp>().begin(), *target, source);
   if (failed(metadata))
+    return failure();
+  if (failed(runPhase([](PassManager &pm) { populateTileToNVVMPipeline(pm); })))
     return failure();
 
   StringRef costName = tile::TileDialect::CodegenCostAttrHelper::getNameStr();

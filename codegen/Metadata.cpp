@@ -159,10 +159,14 @@ FailureOr<json> tilec::describeKernel(tile::KernelOp kernel,
   if (failed(grid))
     return failure();
   int64_t threads = launch.getThreads();
+  int64_t dynamicSmem = 0;
+  if (auto bytes = kernel->getAttrOfType<IntegerAttr>(
+          tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr()))
+    dynamicSmem = bytes.getInt();
   metadata["launch"] = {{"grid", *grid},
                         {"block", {threads, 1, 1}},
                         {"cluster", {1, 1, 1}},
-                        {"dynamic_smem", 0}};
+                        {"dynamic_smem", dynamicSmem}};
   metadata["resources"] = resourcesJson(PtxasResources(), threads, "none");
   return metadata;
 }

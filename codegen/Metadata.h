@@ -2,8 +2,9 @@
 //
 // The JSON document of docs/metadata.md that tells the runtime how to
 // validate arguments and launch a kernel. It is assembled in three steps:
-// describeKernel (from the tile IR, before lowering), setPtxasResults (after
-// ptxas) and setBinaries (when the artifacts are written).
+// describeKernel (from the tile IR after the tile-gpu phase, before
+// lowering), setPtxasResults (after ptxas) and setBinaries (when the
+// artifacts are written).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +57,9 @@ std::optional<std::string> dtypeName(mlir::Type type);
 
 /// Describes `kernel` compiled for `target`: everything but the binaries
 /// (an empty list) and the ptxas results (`versions.ptxas` is null and
-/// `resources` are zeros with `"source": "none"`). Reports unsupported
+/// `resources` are zeros with `"source": "none"`). `launch.dynamic_smem` is
+/// the kernel's `tile.shared_memory_bytes` (set by
+/// tile-allocate-shared-memory; 0 without it). Reports unsupported
 /// parameters and grid expressions at their locations.
 mlir::FailureOr<nlohmann::ordered_json>
 describeKernel(mlir::tile::KernelOp kernel, const GpuTarget &target,

@@ -5,8 +5,9 @@
 //
 // 1. `tile-gpu`, target-aware, on tile IR: sets the module's #tile.target,
 //    then per kernel checks that everything can be lowered and infers the
-//    layouts of fragments and parallel loops. Later: pipelining, shared-
-//    memory allocation. Its result is still tile IR (`tilec --emit=tile-gpu`).
+//    layouts of fragments and parallel loops, and places the shared tiles
+//    in the kernel's shared-memory arena. Later: pipelining, before the
+//    placement. Its result is still tile IR (`tilec --emit=tile-gpu`).
 // 2. `tile-to-nvvm`: tile IR with layouts to `llvm.func`s of the LLVM and NVVM
 //    dialects, ready for translation to LLVM IR.
 //
@@ -35,7 +36,8 @@ struct TileGPUPipelineOptions {
 
 /// Appends the tile-gpu phase to `pm` (on a `builtin.module`):
 ///   tile-set-target (if options.arch is set), then per kernel
-///   tile-check-codegen-support, tile-infer-layouts.
+///   tile-check-codegen-support, tile-infer-layouts,
+///   tile-allocate-shared-memory.
 void populateTileGPUPipeline(mlir::OpPassManager &pm,
                              const TileGPUPipelineOptions &options);
 

@@ -266,7 +266,8 @@ void Generator::genLet(const LetStmt &S) {
     mlir::Value Buffer;
     switch (*Call->BuiltinId) {
     case Builtin::AllocShared:
-      Buffer = mlir::tile::AllocSharedOp::create(B, L, Type);
+      Buffer = mlir::tile::AllocSharedOp::create(B, L, Type,
+                                                 /*offset=*/nullptr);
       break;
     case Builtin::AllocFragment:
       Buffer = mlir::tile::AllocFragmentOp::create(B, L, Type);

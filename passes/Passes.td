@@ -48,4 +48,34 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
   }];
 }
 
+def TileAllocateSharedMemory
+    : Pass<"tile-allocate-shared-memory", "::mlir::tile::KernelOp"> {
+  let summary = "Places a kernel's shared tiles in one dynamic shared-memory "
+                "arena";
+  let description = [{
+    Gives every `tile.alloc_shared` of the kernel an `offset` (bytes from the
+    start of the kernel's dynamic shared-memory arena) and records the
+    arena's size in the kernel's `tile.shared_memory_bytes` attribute. It
+    allocates whatever shared tiles exist, so passes that multi-buffer tiles
+    (`[stages, 128, 32]`) run before it.
+
+    Alignment: a tile whose byte size is a multiple of 1024 starts at a
+    multiple of 1024 (a 128-byte swizzle pattern repeats every 1024 bytes,
+    and TMA and wgmma descriptors want that boundary); any other tile starts
+    at a multiple of 128.
+
+    Reuse: a tile is live from the first to the last op of the launch body
+    that uses it, counting an op that holds regions (a loop, a conditional)
+    as one op, so a use inside a loop keeps the tile live for the whole
+    loop; a tile without uses is live at its allocation. Tiles whose live
+    ranges do not overlap may share bytes. Tiles are placed largest first,
+    each at the lowest aligned offset that overlaps no tile already placed
+    and live at the same time.
+
+    A total above the target's opt-in limit (`tile.target`) is an error at
+    the kernel, with a note at every tile giving its bytes.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 #endif // TILEC_PASSES_PASSES_TD

@@ -37,7 +37,10 @@ def Tile_Dialect : Dialect {
     // The target of a module (see #tile.target).
     "::mlir::tile::TargetAttr":$target,
     // What the code generator emitted for a module's kernels, in operations.
-    "::mlir::IntegerAttr":$codegen_cost
+    "::mlir::IntegerAttr":$codegen_cost,
+    // The bytes of dynamic shared memory a kernel's `tile.alloc_shared`
+    // tiles take together (set by tile-allocate-shared-memory).
+    "::mlir::IntegerAttr":$shared_memory_bytes
   );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;

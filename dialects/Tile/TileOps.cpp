@@ -299,6 +299,8 @@ static LogicalResult verifyAlloc(Operation *op, MemoryScope expected,
 }
 
 LogicalResult AllocSharedOp::verify() {
+  if (std::optional<int64_t> offset = getOffset(); offset && *offset < 0)
+    return emitOpError("offset must be non-negative, got ") << *offset;
   return verifyAlloc(*this, MemoryScope::Shared, /*scalar=*/false);
 }
 LogicalResult AllocFragmentOp::verify() {

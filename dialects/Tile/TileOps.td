@@ -127,7 +127,16 @@ class Tile_AllocOp<string mnemonic, string summaryText>
 }
 
 def Tile_AllocSharedOp
-    : Tile_AllocOp<"alloc_shared", "a shared-memory tile">;
+    : Tile_AllocOp<"alloc_shared", "a shared-memory tile"> {
+  let description = [{
+    A tile in the block's shared memory. `tile-allocate-shared-memory`
+    places every shared tile of a kernel in the kernel's one dynamic
+    shared-memory arena and records where in the optional `offset`
+    attribute (bytes from the start of the arena), e.g.
+    `tile.alloc_shared {offset = 1024 : i64} : !tile.buffer<128x32xf16, shared>`.
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+}
 def Tile_AllocFragmentOp
     : Tile_AllocOp<"alloc_fragment",
                    "a register tile distributed over the block's threads">;

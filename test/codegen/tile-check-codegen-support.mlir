@@ -5,9 +5,7 @@ tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape
                   %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
   %c1 = arith.constant 1 : index
   tile.launch grid(%c1) threads(128) as (%bx) {
-    // expected-error @below {{'tile.alloc_shared' is not supported by the sm_80 code generator yet}}
     %A_s = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
-    // expected-error @below {{'tile.alloc_shared' is not supported by the sm_80 code generator yet}}
     %B_s = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
     %C = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
     %R = tile.alloc_fragment : !tile.buffer<128xf32, fragment>

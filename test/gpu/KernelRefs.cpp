@@ -196,6 +196,16 @@ const std::vector<KernelRef> &refs() {
        Shapes2D,
        Accuracy::Exact,
        transpose},
+      // Y[n, m] = X[m, n], through shared memory.
+      {"transpose_smem",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"N", "M"}, Out}},
+       {"M", "N"},
+       {},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Exact,
+       transpose},
       // Y[m, n] = m * N + n + base.
       {"iota2d",
        {{"Y", "i32", {"M", "N"}, Out}},

@@ -1,8 +1,9 @@
 //===- KernelLowering.cpp - One tile kernel to an NVVM function -----------===//
 //
 // The driver of the lowering: the function and its ABI (docs/abi.md), the
-// thread and block indices, the per-thread storage, and the dispatch of
-// every op to its lowering (Lowerings.h).
+// thread and block indices, the per-thread storage (shared tiles are set up
+// in SharedMemory.cpp), and the dispatch of every op to its lowering
+// (Lowerings.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +52,8 @@ LogicalResult KernelLowering::run() {
   builder.setInsertionPointToStart(entry);
 
   Lane top;
-  if (failed(bindArguments(entry, top)) || failed(allocatePrivateBuffers()))
+  if (failed(bindArguments(entry, top)) || failed(allocatePrivateBuffers()) ||
+      failed(allocateSharedBuffers(func)))
     return failure();
   bindThreadAndBlockIndices(launch, top);
 
@@ -221,6 +223,11 @@ const Tensor *KernelLowering::findTensor(Value buffer) const {
 const PrivateBuffer *KernelLowering::findPrivate(Value buffer) const {
   auto found = privates.find(buffer);
   return found == privates.end() ? nullptr : &found->second;
+}
+
+const SharedBuffer *KernelLowering::findShared(Value buffer) const {
+  auto found = shareds.find(buffer);
+  return found == shareds.end() ? nullptr : &found->second;
 }
 
 //===----------------------------------------------------------------------===//

@@ -28,6 +28,8 @@ namespace tilec {
 
 /// Address space of global memory in NVVM.
 constexpr unsigned kGlobalAddressSpace = 1;
+/// Address space of shared memory in NVVM.
+constexpr unsigned kSharedAddressSpace = 3;
 
 /// A global tensor argument.
 struct Tensor {
@@ -51,6 +53,21 @@ struct PrivateBuffer {
   /// The layout of a fragment (register `r` of the storage holds the element
   /// the layout maps register `r` to); null for local buffers.
   mlir::tile::DistributedLayoutAttrInterface fragmentLayout;
+};
+
+/// A shared tile: its place in the kernel's dynamic shared-memory arena
+/// (`tile-allocate-shared-memory` chose its offset).
+struct SharedBuffer {
+  /// `!llvm.ptr<3>` to the tile's first byte: the arena plus the tile's
+  /// offset.
+  mlir::Value base;
+  mlir::Type elementType;
+  mlir::Type storageType;
+  /// The tile's static shape.
+  llvm::SmallVector<int64_t> shape;
+  /// The layout attribute of the tile's `!tile.buffer` type; null for
+  /// row-major.
+  mlir::Attribute layout;
 };
 
 /// What one lane of a parallel step (or a thread outside parallel loops)
@@ -87,6 +104,8 @@ public:
   const Tensor *findTensor(mlir::Value buffer) const;
   /// The per-thread storage of `buffer`, or null.
   const PrivateBuffer *findPrivate(mlir::Value buffer) const;
+  /// The shared tile `buffer` is, or null.
+  const SharedBuffer *findShared(mlir::Value buffer) const;
 
   /// Emits the ops of `block` (but its terminator) for `lane`.
   mlir::LogicalResult emitBlock(mlir::Block &block, Lane &lane);
@@ -122,6 +141,28 @@ public:
   privatePointer(mlir::Operation *access, mlir::Value buffer,
                  llvm::ArrayRef<mlir::Value> indices, Lane &lane);
 
+  //===--- Shared memory (SharedMemory.cpp) ------------------------------===//
+  /// The address of element `indices` of the shared tile `buffer`: the one
+  /// place that maps a tile's indices to its bytes (row-major today).
+  mlir::Value sharedElementPointer(mlir::Location loc,
+                                   const SharedBuffer &buffer,
+                                   llvm::ArrayRef<mlir::Value> indices);
+  /// Emits `load` of the shared tile `buffer` for `lane`.
+  mlir::LogicalResult loadShared(mlir::tile::LoadOp load,
+                                 const SharedBuffer &buffer, Lane &lane);
+  /// Emits `store` to the shared tile `buffer` for `lane`.
+  mlir::LogicalResult storeShared(mlir::tile::StoreOp store,
+                                  const SharedBuffer &buffer, Lane &lane);
+  /// Sets every element of the shared tile `buffer` to `value` (zero if
+  /// null) for the fill or clear `op`: the block's threads share the
+  /// elements, then wait for each other.
+  mlir::LogicalResult fillShared(mlir::Operation *op,
+                                 const SharedBuffer &buffer, mlir::Value value,
+                                 Lane &lane);
+  /// Emits a barrier of the block's threads (`bar.sync 0`), which also
+  /// makes their earlier shared-memory writes visible to each other.
+  void emitBarrier(mlir::Location loc);
+
 private:
   /// Adds up the cost of the ops a builder creates.
   struct CostCounter : public mlir::OpBuilder::Listener {
@@ -134,6 +175,7 @@ private:
   mlir::LLVM::LLVMFuncOp createFunction();
   mlir::LogicalResult bindArguments(mlir::Block *entry, Lane &top);
   mlir::LogicalResult allocatePrivateBuffers();
+  mlir::LogicalResult allocateSharedBuffers(mlir::LLVM::LLVMFuncOp func);
   void bindThreadAndBlockIndices(mlir::tile::LaunchOp launch, Lane &top);
 
   mlir::tile::KernelOp kernel;
@@ -144,6 +186,7 @@ private:
   mlir::Value threadIndex;
   llvm::DenseMap<mlir::Value, Tensor> tensors;
   llvm::DenseMap<mlir::Value, PrivateBuffer> privates;
+  llvm::DenseMap<mlir::Value, SharedBuffer> shareds;
 };
 
 } // namespace tilec

@@ -81,6 +81,9 @@ void populateMemoryLowerings(LoweringSet &set);
 void populateControlFlowLowerings(LoweringSet &set);
 /// `tile.parallel` loops (per-lane emission and vectorization).
 void populateParallelLowerings(LoweringSet &set);
+/// Shared tiles: `tile.alloc_shared` (their accesses and fills are handed
+/// over by the memory lowerings).
+void populateSharedMemoryLowerings(LoweringSet &set);
 
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();

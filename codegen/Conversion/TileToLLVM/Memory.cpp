@@ -3,7 +3,7 @@
 // The lowerings of `tile.load`, `tile.store`, `tile.fill` and `tile.clear`
 // on global tensors (guarded: out-of-bounds reads give 0, writes are
 // dropped) and per-thread buffers, and the address helpers they share with
-// the other families.
+// the other families. Shared tiles are handed to SharedMemory.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,8 +86,7 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
   Location loc = access->getLoc();
   const PrivateBuffer *buffer = findPrivate(bufferValue);
   if (!buffer)
-    return access->emitOpError("of a shared buffer is not supported by the "
-                               "code generator yet");
+    return access->emitOpError("of a buffer without per-thread storage");
   Value linear;
   if (buffer->fragmentLayout) {
     if (!lane.fragmentIndex)
@@ -144,6 +143,8 @@ LogicalResult lowerLoad(KernelLowering &lowering, tile::LoadOp load,
     lane.map.map(load.getResult(), ifOp.getResult(0));
     return success();
   }
+  if (const SharedBuffer *shared = lowering.findShared(load.getBuffer()))
+    return lowering.loadShared(load, *shared, lane);
   FailureOr<Value> pointer =
       lowering.privatePointer(load, load.getBuffer(), indices, lane);
   if (failed(pointer))
@@ -172,6 +173,8 @@ LogicalResult lowerStore(KernelLowering &lowering, tile::StoreOp store,
     LLVM::StoreOp::create(builder, loc, value, pointer);
     return success();
   }
+  if (const SharedBuffer *shared = lowering.findShared(store.getBuffer()))
+    return lowering.storeShared(store, *shared, lane);
   FailureOr<Value> pointer =
       lowering.privatePointer(store, store.getBuffer(), indices, lane);
   if (failed(pointer))
@@ -180,16 +183,17 @@ LogicalResult lowerStore(KernelLowering &lowering, tile::StoreOp store,
   return success();
 }
 
-/// Sets every element of the per-thread storage of `buffer` to `value`
-/// (zero if null).
+/// Sets every element of `buffer` to `value` (zero if null): the thread's
+/// per-thread storage, or a shared tile.
 LogicalResult lowerFill(KernelLowering &lowering, Operation *op, Value buffer,
-                        Value value) {
+                        Value value, Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
   Location loc = op->getLoc();
+  if (const SharedBuffer *shared = lowering.findShared(buffer))
+    return lowering.fillShared(op, *shared, value, lane);
   const PrivateBuffer *storage = lowering.findPrivate(buffer);
   if (!storage)
-    return op->emitOpError("of a shared buffer is not supported by the code "
-                           "generator yet");
+    return op->emitOpError("of a buffer without per-thread storage");
   Value stored = lowering.toStorage(
       loc, value ? value : lowering.zeroOf(loc, storage->elementType));
   auto storeAt = [&](Value index) {
@@ -222,10 +226,10 @@ void tilec::populateMemoryLowerings(LoweringSet &set) {
   set.add<tile::FillOp>(
       [](KernelLowering &lowering, tile::FillOp fill, Lane &lane) {
         return lowerFill(lowering, fill, fill.getBuffer(),
-                         lane.map.lookup(fill.getValue()));
+                         lane.map.lookup(fill.getValue()), lane);
       });
   set.add<tile::ClearOp>(
-      [](KernelLowering &lowering, tile::ClearOp clear, Lane &) {
-        return lowerFill(lowering, clear, clear.getBuffer(), Value());
+      [](KernelLowering &lowering, tile::ClearOp clear, Lane &lane) {
+        return lowerFill(lowering, clear, clear.getBuffer(), Value(), lane);
       });
 }

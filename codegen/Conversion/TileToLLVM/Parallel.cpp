@@ -8,7 +8,8 @@
 // passes/Analysis/AccessAnalysis.h) read or write the lanes of a chunk with
 // one vector load/store. They are emitted only in the step's fast path,
 // which runs when every vectorized access is in bounds as a whole; otherwise
-// the slow path accesses every lane separately with a bounds check.
+// the slow path accesses every lane separately with a bounds check. A loop
+// that accesses shared memory ends with a barrier (see SharedMemory.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -300,11 +301,25 @@ void ParallelLowering::emitVectorStore(tile::StoreOp store,
   }
 }
 
+/// True if the body of `loop` reads or writes a shared tile.
+bool accessesSharedMemory(tile::ParallelOp loop) {
+  WalkResult result = loop.getBody().walk([](tile::AccessOpInterface access) {
+    return cast<tile::BufferType>(access.getBuffer().getType()).isShared()
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 } // namespace
 
 void tilec::populateParallelLowerings(LoweringSet &set) {
   set.add<tile::ParallelOp>(
       [](KernelLowering &lowering, tile::ParallelOp loop, Lane &lane) {
-        return ParallelLowering(lowering).emit(loop, lane);
+        if (failed(ParallelLowering(lowering).emit(loop, lane)))
+          return failure();
+        if (accessesSharedMemory(loop))
+          lowering.emitBarrier(loop.getLoc());
+        return success();
       });
 }

@@ -33,3 +33,12 @@ tile.kernel @k(%A: !tile.buffer<?xf16, global> {tile.name = "A", tile.shape = ["
     %x = tile.alloc_local : !tile.buffer<f16, local>
   }
 }
+
+// -----
+
+tile.kernel @k(%A: !tile.buffer<?xf16, global> {tile.name = "A", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{offset must be non-negative, got -128}}
+    %x = tile.alloc_shared {offset = -128 : i64} : !tile.buffer<4xf16, shared>
+  }
+}

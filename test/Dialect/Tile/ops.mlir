@@ -20,7 +20,8 @@ tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape
   tile.launch grid(%gx, %gy) threads(128) as (%bx, %by) {
     // CHECK: tile.alloc_shared : !tile.buffer<128x32xf16, shared>
     %A_s = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
-    %B_s = tile.alloc_shared : !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>
+    // CHECK: tile.alloc_shared {offset = 8192 : i64} : !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>
+    %B_s = tile.alloc_shared {offset = 8192 : i64} : !tile.buffer<32x128xf16, shared, #tile.layout<swizzled>>
     // CHECK: tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
     %C_f = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
     %row = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
