@@ -141,6 +141,14 @@ public:
   privatePointer(mlir::Operation *access, mlir::Value buffer,
                  llvm::ArrayRef<mlir::Value> indices, Lane &lane);
 
+  /// Loads register `reg` of the thread's storage of `fragment`.
+  mlir::Value loadFragmentRegister(mlir::Location loc,
+                                   const PrivateBuffer &fragment, int64_t reg);
+  /// Stores `value` into register `reg` of the thread's storage of
+  /// `fragment`.
+  void storeFragmentRegister(mlir::Location loc, const PrivateBuffer &fragment,
+                             int64_t reg, mlir::Value value);
+
   //===--- Shared memory (SharedMemory.cpp) ------------------------------===//
   /// The address of element `indices` of the shared tile `buffer`: the one
   /// place that maps a tile's indices to its bytes (row-major today).

@@ -24,6 +24,8 @@ const LoweringSet &tilec::getTileLowerings() {
     populateMemoryLowerings(set);
     populateControlFlowLowerings(set);
     populateParallelLowerings(set);
+    populateCopyLowerings(set);
+    populateMmaSyncLowerings(set);
     populateSharedMemoryLowerings(set);
     return set;
   }();

@@ -85,6 +85,11 @@ void populateParallelLowerings(LoweringSet &set);
 /// over by the memory lowerings).
 void populateSharedMemoryLowerings(LoweringSet &set);
 
+/// `tile.copy` between global, shared and fragment tiles (Copy.cpp).
+void populateCopyLowerings(LoweringSet &set);
+/// `tile.gemm` with ldmatrix and mma.sync (MmaSync.cpp).
+void populateMmaSyncLowerings(LoweringSet &set);
+
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();
 

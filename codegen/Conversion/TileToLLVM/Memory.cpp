@@ -114,6 +114,35 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
       .getResult();
 }
 
+namespace {
+/// The address of register `reg` of the thread's storage of `buffer`.
+Value registerPointer(KernelLowering &lowering, Location loc,
+                      const PrivateBuffer &buffer, int64_t reg) {
+  OpBuilder &builder = lowering.getBuilder();
+  Value offset = LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                          builder.getI64IntegerAttr(reg));
+  return LLVM::GEPOp::create(builder, loc, buffer.base.getType(),
+                             buffer.storageType, buffer.base,
+                             ValueRange{offset});
+}
+} // namespace
+
+Value KernelLowering::loadFragmentRegister(Location loc,
+                                           const PrivateBuffer &fragment,
+                                           int64_t reg) {
+  Value stored =
+      LLVM::LoadOp::create(builder, loc, fragment.storageType,
+                           registerPointer(*this, loc, fragment, reg));
+  return fromStorage(loc, stored, fragment.elementType);
+}
+
+void KernelLowering::storeFragmentRegister(Location loc,
+                                           const PrivateBuffer &fragment,
+                                           int64_t reg, Value value) {
+  LLVM::StoreOp::create(builder, loc, toStorage(loc, value),
+                        registerPointer(*this, loc, fragment, reg));
+}
+
 //===----------------------------------------------------------------------===//
 // Lowerings
 //===----------------------------------------------------------------------===//
