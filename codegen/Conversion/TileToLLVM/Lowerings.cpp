@@ -24,6 +24,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateMemoryLowerings(set);
     populateControlFlowLowerings(set);
     populateParallelLowerings(set);
+    populateRasterizationLowerings(set);
     return set;
   }();
   return lowerings;

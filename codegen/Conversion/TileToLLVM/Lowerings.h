@@ -56,6 +56,8 @@ void populateMemoryLowerings(LoweringSet &set);
 void populateControlFlowLowerings(LoweringSet &set);
 /// `tile.parallel` loops (per-lane emission and vectorization).
 void populateParallelLowerings(LoweringSet &set);
+/// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
+void populateRasterizationLowerings(LoweringSet &set);
 
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();
