@@ -3,8 +3,10 @@
 // Layout attributes: where the elements of a fragment live (which thread,
 // which register), set by `tile-infer-layouts` in the layout slot of the
 // fragment's `!tile.buffer` type and on the `tile.parallel` loops that
-// access it. The layout maths is in TileLayouts.cpp; heuristics (which
-// layout to choose) belong to the passes, never to these attributes.
+// access it; and where the elements of a shared tile lie in its buffer
+// (swizzled or padded rows), in the layout slot of the shared buffer's type.
+// The layout maths is in TileLayouts.cpp; heuristics (which layout to
+// choose) belong to the passes, never to these attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +66,46 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
     /// warp).
     ::mlir::FailureOr<MmaTiling> getTiling(::llvm::ArrayRef<int64_t> shape) const;
   }];
+}
+
+def Tile_SwizzledLayoutAttr : AttrDef<Tile_Dialect, "SwizzledLayout",
+    [DeclareAttrInterfaceMethods<Tile_SharedLayoutAttrInterface>]> {
+  let mnemonic = "swizzled";
+  let summary = "a shared-memory tile whose vectors are XOR-swizzled per row";
+  let description = [{
+    `#tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>` stores a tile as
+    rows of its innermost extent `W` (leading dimensions flattened row-major
+    into the row `r`), each row contiguous and dense, with the vectors of
+    `vec` elements of each row permuted: element `(r, c)` is stored at row
+    `r`, column `((c / vec) ^ ((r / per_phase) % max_phase)) * vec + c % vec`,
+    i.e. at element offset `r * W + (c ^ (((r / per_phase) % max_phase) *
+    vec))`. This is Triton's `swizzled_shared` layout and CuTe's
+    `Swizzle<log2 max_phase, log2 vec, log2(W * per_phase / vec)>`. All three
+    parameters are powers of two; `W` must be a multiple of
+    `vec * max_phase`, so that every row is permuted within itself.
+  }];
+  let parameters = (ins "int64_t":$vec, "int64_t":$per_phase,
+                        "int64_t":$max_phase);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec `,` `per_phase` `=` $per_phase `,` `max_phase` `=`
+    $max_phase `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Tile_PaddedLayoutAttr : AttrDef<Tile_Dialect, "PaddedLayout",
+    [DeclareAttrInterfaceMethods<Tile_SharedLayoutAttrInterface>]> {
+  let mnemonic = "padded";
+  let summary = "a shared-memory tile whose rows are padded";
+  let description = [{
+    `#tile.padded<pad = 8>` stores a tile as rows of its innermost extent `W`
+    (leading dimensions flattened row-major into the row `r`), `pad` unused
+    elements after each row: element `(r, c)` is at offset `r * (W + pad) +
+    c`. `pad = 0` is the plain row-major layout.
+  }];
+  let parameters = (ins "int64_t":$pad);
+  let assemblyFormat = "`<` `pad` `=` $pad `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEC_DIALECTS_TILE_TILELAYOUTATTRS_TD

@@ -1,11 +1,13 @@
 //===- TileLayouts.cpp - The maths of the tile layouts --------------------===//
 //
-// Verification and thread <-> element mapping of the layout attributes.
+// Verification, thread <-> element mapping of the distributed layouts and
+// element offsets of the shared-memory layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/Tile/TileOps.h"
 
+#include "mlir/IR/Builders.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -18,6 +20,54 @@ int64_t getNumElements(ArrayRef<int64_t> shape) {
   for (int64_t extent : shape)
     count *= extent;
   return count;
+}
+
+/// Checks that `shape` is a static shape of rank >= 1 (a shared tile seen as
+/// rows of its innermost extent).
+LogicalResult verifyRows(function_ref<InFlightDiagnostic()> emitError,
+                         Attribute layout, ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return emitError() << layout << " needs a tile of rank 1 or more";
+  for (int64_t extent : shape)
+    if (ShapedType::isDynamic(extent) || extent < 1)
+      return emitError() << layout << " needs a static shape";
+  return success();
+}
+
+/// Returns the row of the element at `coords`: the leading coordinates
+/// flattened row-major (0 for a rank-1 tile).
+int64_t getRow(ArrayRef<int64_t> shape, ArrayRef<int64_t> coords) {
+  assert(coords.size() == shape.size() && "one coordinate per dimension");
+  int64_t row = 0;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    row = row * shape[d] + coords[d];
+  return row;
+}
+
+/// Returns an `index` constant, created at the builder's insertion point.
+Value indexConstant(OpBuilder &builder, Location loc, int64_t value) {
+  return builder.createOrFold<arith::ConstantIndexOp>(loc, value);
+}
+
+/// Emits `getRow(shape, coords)` on `index` values.
+Value emitRow(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
+              ValueRange coords) {
+  assert(coords.size() == shape.size() && "one coordinate per dimension");
+  Value row = indexConstant(builder, loc, 0);
+  for (size_t d = 0; d + 1 < shape.size(); ++d) {
+    Value scaled = builder.createOrFold<arith::MulIOp>(
+        loc, row, indexConstant(builder, loc, shape[d]));
+    row = builder.createOrFold<arith::AddIOp>(loc, scaled, coords[d]);
+  }
+  return row;
+}
+
+/// Emits `row * stride + column` on `index` values.
+Value emitRowMajor(OpBuilder &builder, Location loc, Value row, int64_t stride,
+                   Value column) {
+  Value start = builder.createOrFold<arith::MulIOp>(
+      loc, row, indexConstant(builder, loc, stride));
+  return builder.createOrFold<arith::AddIOp>(loc, start, column);
 }
 } // namespace
 
@@ -91,4 +141,98 @@ MmaLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
     return std::nullopt;
   auto [row, column] = tiling->coordinates(thread / 32, thread % 32, reg);
   return SmallVector<int64_t>{row, column};
+}
+
+//===----------------------------------------------------------------------===//
+// SwizzledLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SwizzledLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t vec, int64_t perPhase, int64_t maxPhase) {
+  std::pair<StringRef, int64_t> parameters[] = {
+      {"vec", vec}, {"per_phase", perPhase}, {"max_phase", maxPhase}};
+  for (auto [name, value] : parameters)
+    if (value < 1 || !llvm::isPowerOf2_64(value))
+      return emitError() << name << " must be a positive power of two, got "
+                         << value;
+  return success();
+}
+
+LogicalResult
+SwizzledLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                                ArrayRef<int64_t> shape) const {
+  if (failed(verifyRows(emitError, *this, shape)))
+    return failure();
+  int64_t period = getVec() * getMaxPhase();
+  if (shape.back() % period != 0)
+    return emitError() << *this << " needs an innermost extent that is a "
+                       << "multiple of vec * max_phase = " << period << ", got "
+                       << shape.back();
+  return success();
+}
+
+int64_t SwizzledLayoutAttr::getBufferSize(ArrayRef<int64_t> shape) const {
+  return getNumElements(shape);
+}
+
+int64_t SwizzledLayoutAttr::getElementOffset(ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> coords) const {
+  int64_t row = getRow(shape, coords);
+  int64_t phase = (row / getPerPhase()) % getMaxPhase();
+  // Flipping bits of the vector index within the row: (c / vec ^ phase) *
+  // vec + c % vec, as vec is a power of two.
+  return row * shape.back() + (coords.back() ^ (phase * getVec()));
+}
+
+Value SwizzledLayoutAttr::emitElementOffset(OpBuilder &builder, Location loc,
+                                            ArrayRef<int64_t> shape,
+                                            ValueRange coords) const {
+  Value row = emitRow(builder, loc, shape, coords);
+  auto log2 = [&](int64_t value) {
+    return indexConstant(builder, loc, llvm::Log2_64(value));
+  };
+  // phase = (row >> log2 per_phase) & (max_phase - 1).
+  Value phase = builder.createOrFold<arith::AndIOp>(
+      loc, builder.createOrFold<arith::ShRUIOp>(loc, row, log2(getPerPhase())),
+      indexConstant(builder, loc, getMaxPhase() - 1));
+  // column = c ^ (phase << log2 vec).
+  Value column = builder.createOrFold<arith::XOrIOp>(
+      loc, coords.back(),
+      builder.createOrFold<arith::ShLIOp>(loc, phase, log2(getVec())));
+  return emitRowMajor(builder, loc, row, shape.back(), column);
+}
+
+//===----------------------------------------------------------------------===//
+// PaddedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+PaddedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t pad) {
+  if (pad < 0)
+    return emitError() << "pad must not be negative, got " << pad;
+  return success();
+}
+
+LogicalResult
+PaddedLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
+                              ArrayRef<int64_t> shape) const {
+  return verifyRows(emitError, *this, shape);
+}
+
+int64_t PaddedLayoutAttr::getBufferSize(ArrayRef<int64_t> shape) const {
+  return getNumElements(shape) / shape.back() * (shape.back() + getPad());
+}
+
+int64_t PaddedLayoutAttr::getElementOffset(ArrayRef<int64_t> shape,
+                                           ArrayRef<int64_t> coords) const {
+  return getRow(shape, coords) * (shape.back() + getPad()) + coords.back();
+}
+
+Value PaddedLayoutAttr::emitElementOffset(OpBuilder &builder, Location loc,
+                                          ArrayRef<int64_t> shape,
+                                          ValueRange coords) const {
+  return emitRowMajor(builder, loc, emitRow(builder, loc, shape, coords),
+                      shape.back() + getPad(), coords.back());
 }

@@ -770,6 +770,35 @@ LogicalResult PrintOp::verify() {
 LogicalResult UseSwizzleOp::verify() {
   if (getPanel() < 1)
     return emitOpError("panel size must be positive, got ") << getPanel();
+  auto launch = dyn_cast<LaunchOp>((*this)->getParentOp());
+  if (!launch)
+    return success(); // HasParent reports it.
+  if (launch.getBlockIndices().size() < 2)
+    return emitOpError("needs a launch with a y dimension to rasterize, got a "
+                       "1-D launch");
+  Block &body = launch.getBody().front();
+  for (Operation &op : body) {
+    if (&op == getOperation())
+      break;
+    if (isa<UseSwizzleOp>(op)) {
+      InFlightDiagnostic diag =
+          emitOpError("is given more than once in a launch");
+      diag.attachNote(op.getLoc()) << "first given here";
+      return diag;
+    }
+  }
+  // Rasterization renumbers the blocks from this point on.
+  for (BlockArgument index : launch.getBlockIndices())
+    for (Operation *user : index.getUsers()) {
+      Operation *ancestor = body.findAncestorOpInBlock(*user);
+      if (ancestor && ancestor->isBeforeInBlock(getOperation())) {
+        InFlightDiagnostic diag =
+            emitOpError("must come before every use of the block indices");
+        diag.attachNote(user->getLoc())
+            << "block index " << index.getArgNumber() << " used here";
+        return diag;
+      }
+    }
   return success();
 }
 

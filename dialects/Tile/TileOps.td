@@ -382,6 +382,15 @@ def Tile_PrintOp : Tile_Op<"print"> {
 
 def Tile_UseSwizzleOp : Tile_Op<"use_swizzle", [HasParent<"LaunchOp">]> {
   let summary = "rasterize thread blocks in panels for L2 reuse";
+  let description = [{
+    `tile.use_swizzle 10` renumbers the blocks of a launch with a y dimension
+    from this point on (TileLang's default `rasterization2DRow`): the block
+    launched as (bx, by) of a gx x gy grid works on tile (x, y) where, with
+    panel k = by / 10 of h = min(10, gy - 10k) rows and o = (by - 10k) * gx +
+    bx, x = o / h (gx - 1 - o / h when k is odd) and y = 10k + o % h. It is a
+    bijection of the grid; z is left alone. No use of the block indices may
+    precede it, and a launch has at most one.
+  }];
   let arguments = (ins I64Attr:$panel);
   let assemblyFormat = "$panel attr-dict";
   let hasVerifier = 1;

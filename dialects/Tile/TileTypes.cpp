@@ -84,16 +84,23 @@ LogicalResult BufferType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "buffer dim " << index << " must be positive, got "
                          << dim;
   }
-  if (layout && isa<DistributedLayoutAttrInterface>(layout)) {
+  if (!layout || isa<LayoutAttr>(layout))
+    return success();
+  if (isa<DistributedLayoutAttrInterface>(layout)) {
     if (scope != MemoryScope::Fragment)
       return emitError() << "a thread layout such as " << layout
                          << " needs a fragment buffer";
-  } else if (layout && !isa<LayoutAttr>(layout)) {
-    return emitError()
-           << "buffer layout must be a #tile.layout or a thread layout, got "
-           << layout;
+    return success();
   }
-  return success();
+  if (auto shared = dyn_cast<SharedLayoutAttrInterface>(layout)) {
+    if (scope != MemoryScope::Shared)
+      return emitError() << "a shared-memory layout such as " << layout
+                         << " needs a shared buffer";
+    return shared.verifyShape(emitError, shape);
+  }
+  return emitError() << "buffer layout must be a #tile.layout, a thread "
+                        "layout or a shared-memory layout, got "
+                     << layout;
 }
 
 BufferType BufferType::cloneWith(std::optional<ArrayRef<int64_t>> shape,

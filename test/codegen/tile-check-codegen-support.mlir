@@ -4,21 +4,19 @@
 tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
                   %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
   %c1 = arith.constant 1 : index
-  tile.launch grid(%c1) threads(128) as (%bx) {
+  tile.launch grid(%c1, %c1) threads(128) as (%bx, %by) {
     %A_s = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
     %B_s = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
     %C = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
     %R = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
-    // expected-error @below {{'tile.use_swizzle' is not supported by the sm_80 code generator yet}}
     tile.use_swizzle 10
     // expected-error @below {{'tile.annotate_layout' is not supported by the sm_80 code generator yet}}
     tile.annotate_layout %A_s {layout = #tile.layout<swizzled>} : !tile.buffer<128x32xf16, shared>
     // A pipelined loop is supported; what it holds is checked.
     tile.pipelined %k to %K stages 3 {
       %c0 = arith.constant 0 : index
-      // expected-error @below {{'tile.copy' is not supported by the sm_80 code generator yet}}
+      // A copy into shared memory and a GEMM on shared tiles are supported.
       tile.copy %A[%c0, %c0], %A_s[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
-      // expected-error @below {{'tile.gemm' is not supported by the sm_80 code generator yet}}
       tile.gemm %A_s, %B_s, %C : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     }
     // expected-error @below {{'tile.reduce' is not supported by the sm_80 code generator yet}}

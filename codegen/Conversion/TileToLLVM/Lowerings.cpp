@@ -27,6 +27,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateCopyLowerings(set);
     populateMmaSyncLowerings(set);
     populateSharedMemoryLowerings(set);
+    populateRasterizationLowerings(set);
     return set;
   }();
   return lowerings;

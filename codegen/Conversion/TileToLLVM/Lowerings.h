@@ -89,6 +89,8 @@ void populateSharedMemoryLowerings(LoweringSet &set);
 void populateCopyLowerings(LoweringSet &set);
 /// `tile.gemm` with ldmatrix and mma.sync (MmaSync.cpp).
 void populateMmaSyncLowerings(LoweringSet &set);
+/// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
+void populateRasterizationLowerings(LoweringSet &set);
 
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();

@@ -8,6 +8,10 @@ module attributes {tile.target = #tile.target<"sm_80", ptx = 80>} {
   func.func private @fragment(!tile.buffer<64x32xf32, fragment, #tile.flat<vec = 4>>)
   // CHECK: func.func private @annotated(!tile.buffer<64x32xf16, shared, #tile.layout<swizzled>>)
   func.func private @annotated(!tile.buffer<64x32xf16, shared, #tile.layout<swizzled>>)
+  // CHECK: func.func private @swizzled(!tile.buffer<3x64x32xf16, shared, #tile.swizzled<vec = 8, per_phase = 2, max_phase = 4>>)
+  func.func private @swizzled(!tile.buffer<3x64x32xf16, shared, #tile.swizzled<vec = 8, per_phase = 2, max_phase = 4>>)
+  // CHECK: func.func private @padded(!tile.buffer<128x64xf16, shared, #tile.padded<pad = 8>>)
+  func.func private @padded(!tile.buffer<128x64xf16, shared, #tile.padded<pad = 8>>)
   // CHECK: func.func private @sm90a() attributes {target = #tile.target<"sm_90a", ptx = 83>}
   func.func private @sm90a() attributes {target = #tile.target<"sm_90a", ptx = 83>}
 }

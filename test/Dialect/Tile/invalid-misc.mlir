@@ -27,3 +27,41 @@ tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = 
     }
   }
 }
+
+// -----
+
+tile.kernel @k() {
+  %c4 = arith.constant 4 : index
+  tile.launch grid(%c4) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.use_swizzle' op needs a launch with a y dimension to rasterize, got a 1-D launch}}
+    tile.use_swizzle 4
+  }
+}
+
+// -----
+
+tile.kernel @k() {
+  %c4 = arith.constant 4 : index
+  tile.launch grid(%c4, %c4) threads(128) as (%bx, %by) {
+    %c2 = arith.constant 2 : index
+    tile.serial %i to %c2 {
+      // expected-note @+1 {{block index 1 used here}}
+      %row = arith.muli %by, %c2 : index
+    }
+    // expected-error @+1 {{'tile.use_swizzle' op must come before every use of the block indices}}
+    tile.use_swizzle 4
+    %col = arith.muli %bx, %c2 : index
+  }
+}
+
+// -----
+
+tile.kernel @k() {
+  %c4 = arith.constant 4 : index
+  tile.launch grid(%c4, %c4) threads(128) as (%bx, %by) {
+    // expected-note @+1 {{first given here}}
+    tile.use_swizzle 4
+    // expected-error @+1 {{'tile.use_swizzle' op is given more than once in a launch}}
+    tile.use_swizzle 8
+  }
+}

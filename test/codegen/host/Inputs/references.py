@@ -173,3 +173,24 @@ def scalar_math(run):
     return {'E': elementwise(run, 'X', e), 'L': elementwise(run, 'X', l),
             'R': elementwise(run, 'XY', rr)}
 
+
+
+# rasterization.tile
+
+def raster_order(run):
+    """TileLang's rasterization2DRow<panel>: block number `launch` (x
+    fastest) works on tile (x, y); it records the counter, then bumps it."""
+    m, n = run.dims['M'], run.dims['N']
+    panel = run.constants['panel']
+    start = run.inputs['Counter'][0]
+    order = list(run.inputs['Order'])
+    panels = -(-m * n // (panel * n))
+    for launch in range(m * n):
+        index, offset = divmod(launch, panel * n)
+        rows = panel if index + 1 < panels else (m * n - index * panel * n) // n
+        x = offset // rows
+        if index % 2 == 1:
+            x = n - 1 - x
+        y = index * panel + offset % rows
+        order[y * n + x] = wrap('i32', start + launch)
+    return {'Order': order, 'Counter': [wrap('i32', start + m * n)]}

@@ -1,0 +1,93 @@
+//===- Rasterization.cpp - Thread-block rasterization ---------------------===//
+//
+// The lowering of `tile.use_swizzle`: the launch's block indices, read from
+// `ctaid.x/y` when the kernel is set up, are replaced in the thread's value
+// map by the rasterized ones (Rasterization.h), computed from them and the
+// grid extents `nctaid.x/y`. The op's verifier guarantees that nothing has
+// used the block indices before.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/Rasterization.h"
+
+#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+RasterizedBlock tilec::emitRasterizedBlock(OpBuilder &builder, Location loc,
+                                           Value blockX, Value blockY,
+                                           Value gridX, Value gridY,
+                                           int64_t panel) {
+  auto constant = [&](int64_t value) {
+    return builder.createOrFold<arith::ConstantIndexOp>(loc, value);
+  };
+  auto sub = [&](Value a, Value b) {
+    return builder.createOrFold<arith::SubIOp>(loc, a, b);
+  };
+  auto mul = [&](Value a, Value b) {
+    return builder.createOrFold<arith::MulIOp>(loc, a, b);
+  };
+  auto add = [&](Value a, Value b) {
+    return builder.createOrFold<arith::AddIOp>(loc, a, b);
+  };
+  Value panelRows = constant(panel);
+  Value panelIndex =
+      builder.createOrFold<arith::DivUIOp>(loc, blockY, panelRows);
+  Value firstRow = mul(panelIndex, panelRows);
+  // The block's number in its panel, in launch order, and the panel's rows.
+  Value offset = add(mul(sub(blockY, firstRow), gridX), blockX);
+  Value rows = builder.createOrFold<arith::MinUIOp>(loc, panelRows,
+                                                    sub(gridY, firstRow));
+  Value column = builder.createOrFold<arith::DivUIOp>(loc, offset, rows);
+  Value row = add(firstRow, sub(offset, mul(column, rows)));
+  Value odd = builder.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::ne,
+      builder.createOrFold<arith::AndIOp>(loc, panelIndex, constant(1)),
+      constant(0));
+  Value reversed = sub(sub(gridX, constant(1)), column);
+  Value x = builder.createOrFold<arith::SelectOp>(loc, odd, reversed, column);
+  return {x, row};
+}
+
+namespace {
+
+/// Reads grid extent `dim` (0: x, 1: y) as an `index`.
+Value readGridDim(OpBuilder &builder, Location loc, unsigned dim) {
+  MLIRContext *ctx = builder.getContext();
+  Type i32 = builder.getI32Type();
+  // Grid limits: 2^31-1 blocks in x, 65535 in y.
+  auto range = LLVM::ConstantRangeAttr::get(
+      ctx, 32, 1, dim == 0 ? int64_t(1) << 31 : 65536);
+  Value extent;
+  if (dim == 0)
+    extent = NVVM::GridDimXOp::create(builder, loc, i32, range);
+  else
+    extent = NVVM::GridDimYOp::create(builder, loc, i32, range);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      extent);
+}
+
+LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
+                              Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = op.getLoc();
+  auto indices = op->getParentOfType<tile::LaunchOp>().getBlockIndices();
+  Value gridX = readGridDim(builder, loc, 0);
+  Value gridY = readGridDim(builder, loc, 1);
+  RasterizedBlock block = emitRasterizedBlock(
+      builder, loc, lane.map.lookup(indices[0]), lane.map.lookup(indices[1]),
+      gridX, gridY, op.getPanel());
+  lane.map.map(indices[0], block.x);
+  lane.map.map(indices[1], block.y);
+  return success();
+}
+
+} // namespace
+
+void tilec::populateRasterizationLowerings(LoweringSet &set) {
+  set.add<tile::UseSwizzleOp>(lowerUseSwizzle);
+}
