@@ -13,7 +13,8 @@ config.suffixes = [".mlir", ".tile"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "Inputs", "corpus", "fuzz", "gpu", "runtime", "unit"]
+                   "Inputs", "corpus", "fuzz", "gpu", "runtime", "unit",
+                   "utils"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%specs", os.path.join(config.tilec_src_root, "specs")))
@@ -28,14 +29,27 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 for tools_dir in config.tilec_tools_dirs:
     llvm_config.with_environment("PATH", tools_dir, append_path=True)
 
-# ptxas for the codegen tests: CUDA_HOME, the toolkit CMake found, or PATH.
+# ptxas for the codegen tests: CUDA_HOME, the toolkit CMake found, or
+# /usr/local/cuda.
+ptxas = ""
 cuda_bins = [d for d in (os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
                          config.cuda_bin_dir, "/usr/local/cuda/bin") if d]
 for cuda_bin in cuda_bins:
     if os.path.exists(os.path.join(cuda_bin, "ptxas")):
         llvm_config.with_environment("PATH", cuda_bin, append_path=True)
         config.available_features.add("ptxas")
+        ptxas = os.path.join(cuda_bin, "ptxas")
         break
+
+utils = os.path.join(config.test_source_root, "utils")
+# Assembles every PTX module a test produces (files, or stdin copied to
+# stdout). Without ptxas it fails: PTX that is never assembled is not checked.
+config.substitutions.append(("%ptxas-check", "%s %s %s" % (
+    sys.executable, os.path.join(utils, "ptxas-check.py"), ptxas or '""')))
+# `%expect-exit STATUS COMMAND...`: COMMAND must exit with exactly STATUS,
+# not killed by a signal (lit's `not` accepts any non-zero status).
+config.substitutions.append(("%expect-exit", "%s %s" % (
+    sys.executable, os.path.join(utils, "expect-exit.py"))))
 
 tools = ["tile-opt", "tilec", "tile-host-run"]
 llvm_config.add_tool_substitutions(tools, config.tilec_tools_dirs)

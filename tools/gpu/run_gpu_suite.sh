@@ -45,8 +45,8 @@ cmake -G Ninja -S "$root" -B "$build" -DTILEC_BUILD_COMPILER=OFF \
 cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$outdir/build.log"
 
 step "unit tests"
-if ctest --test-dir "$build" -LE gpu --output-on-failure 2>&1 |
-    tee "$outdir/unit_tests.log"; then
+if ctest --test-dir "$build" -LE gpu --no-tests=error --output-on-failure \
+    2>&1 | tee "$outdir/unit_tests.log"; then
   results[unit]=passed
 else
   results[unit]=FAILED
