@@ -45,6 +45,12 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
     `vec = 1` because their iterations must not interleave. Loops sharing a
     fragment get the smallest `vec` among them. Fragments accessed other than
     by the induction variables of a loop over their shape are errors.
+
+    Every shared tile gets the shared layout that makes 16-byte writes
+    (cp.async) and ldmatrix reads bank-conflict free
+    (passes/Layout/SharedLayoutChoice.h: an XOR swizzle `#tile.swizzled` for
+    rows of whole 16-byte chunks), or the family the user asked for with
+    `annotate_layout`.
   }];
 }
 

@@ -9,6 +9,7 @@
 
 #include "passes/Layout/LayoutConstraints.h"
 #include "passes/Layout/LayoutRules.h"
+#include "passes/Layout/SharedLayoutChoice.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEINFERLAYOUTS
@@ -25,6 +26,39 @@ void tilec::registerLayoutRules(DialectRegistry &registry) {
 
 namespace {
 struct InferLayouts : public tilec::impl::TileInferLayoutsBase<InferLayouts> {
+  /// Gives every shared tile the layout chooseSharedLayout picks for it
+  /// (bank-conflict-free 16-byte writes and ldmatrix reads), honouring the
+  /// layout family the user asked for.
+  LogicalResult layOutSharedTiles() {
+    WalkResult result = getOperation().walk([&](tile::AllocSharedOp alloc) {
+      Value tile = alloc.getResult();
+      auto type = cast<tile::BufferType>(tile.getType());
+      if (isa_and_nonnull<tile::SharedLayoutAttrInterface>(type.getLayout()))
+        return WalkResult::advance();
+      FailureOr<std::optional<tile::LayoutKind>> requested =
+          getRequestedLayout(tile);
+      if (mlir::failed(requested))
+        return WalkResult::interrupt();
+      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+      tile::SharedLayoutAttrInterface layout = chooseSharedLayout(
+          &getContext(), type.getShape(), bits == 1 ? 8 : bits, *requested);
+      if (!layout) {
+        if (*requested) {
+          alloc.emitOpError("cannot have the requested '")
+              << tile::stringifyLayoutKind(**requested)
+              << "' layout: its rows are not whole 16-byte chunks";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
+      tile.setType(tile::BufferType::get(type.getShape(), type.getElementType(),
+                                         type.getScope(), layout));
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
+  }
+
+
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<tile::TileDialect>();
     registerLayoutRules(registry);
@@ -37,6 +71,8 @@ struct InferLayouts : public tilec::impl::TileInferLayoutsBase<InferLayouts> {
       failed |= mlir::failed(rule.addLayoutConstraints(constraints));
     });
     if (failed)
+      return signalPassFailure();
+    if (mlir::failed(layOutSharedTiles()))
       return signalPassFailure();
     auto layouts = constraints.solve(&getContext());
     if (mlir::failed(layouts))

@@ -84,14 +84,20 @@ LogicalResult KernelLowering::allocateSharedBuffers(LLVM::LLVMFuncOp func) {
 Value KernelLowering::sharedElementPointer(Location loc,
                                            const SharedBuffer &buffer,
                                            ArrayRef<Value> indices) {
-  // Row-major: ((i0 * E1 + i1) * E2 + i2) ...
-  Value linear = indices.front();
-  for (size_t d = 1; d < indices.size(); ++d)
-    linear = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, linear,
-                              indexConstant(loc, buffer.shape[d])),
-        indices[d]);
+  Value linear;
+  if (auto layout =
+          dyn_cast_or_null<tile::SharedLayoutAttrInterface>(buffer.layout)) {
+    linear = layout.emitElementOffset(builder, loc, buffer.shape, indices);
+  } else {
+    // Row-major: ((i0 * E1 + i1) * E2 + i2) ...
+    linear = indices.front();
+    for (size_t d = 1; d < indices.size(); ++d)
+      linear = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, linear,
+                                indexConstant(loc, buffer.shape[d])),
+          indices[d]);
+  }
   Value offset =
       arith::IndexCastOp::create(builder, loc, builder.getI64Type(), linear);
   return LLVM::GEPOp::create(builder, loc, buffer.base.getType(),
@@ -105,10 +111,10 @@ void KernelLowering::emitBarrier(Location loc) {
 
 namespace {
 /// Reports `access` of a shared tile whose layout sharedElementPointer does
-/// not implement yet.
-LogicalResult checkRowMajor(Operation *access, const SharedBuffer &buffer) {
+/// not implement: a layout family not yet chosen by tile-infer-layouts.
+LogicalResult checkLayout(Operation *access, const SharedBuffer &buffer) {
   auto layout = dyn_cast_or_null<tile::LayoutAttr>(buffer.layout);
-  if (!buffer.layout ||
+  if (!buffer.layout || isa<tile::SharedLayoutAttrInterface>(buffer.layout) ||
       (layout && layout.getKind() == tile::LayoutKind::Linear))
     return success();
   return access->emitOpError("of a shared tile with layout ")
@@ -123,7 +129,7 @@ LogicalResult checkRowMajor(Operation *access, const SharedBuffer &buffer) {
 LogicalResult KernelLowering::loadShared(tile::LoadOp load,
                                          const SharedBuffer &buffer,
                                          Lane &lane) {
-  if (failed(checkRowMajor(load, buffer)))
+  if (failed(checkLayout(load, buffer)))
     return failure();
   Location loc = load.getLoc();
   Value pointer =
@@ -139,7 +145,7 @@ LogicalResult KernelLowering::loadShared(tile::LoadOp load,
 LogicalResult KernelLowering::storeShared(tile::StoreOp store,
                                           const SharedBuffer &buffer,
                                           Lane &lane) {
-  if (failed(checkRowMajor(store, buffer)))
+  if (failed(checkLayout(store, buffer)))
     return failure();
   Location loc = store.getLoc();
   Value value = toStorage(loc, lane.map.lookup(store.getValue()));
@@ -157,7 +163,7 @@ LogicalResult KernelLowering::fillShared(Operation *op,
   if (lane.fragmentIndex)
     return op->emitOpError("of a shared tile inside a 'tile.parallel' loop "
                            "is not supported by the code generator");
-  if (failed(checkRowMajor(op, buffer)))
+  if (failed(checkLayout(op, buffer)))
     return failure();
   Location loc = op->getLoc();
   Value stored =
