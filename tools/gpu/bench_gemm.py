@@ -5,7 +5,9 @@
     bench_gemm.py --kernels DIR --json OUT.json [--table OUT.txt] [--quick]
 
 DIR holds GEMM kernels compiled by tools/gpu/compile_gemm.sh (one folder
-per configuration with <kernel>.<arch>.json + binaries). For every kernel:
+per configuration with <kernel>.<arch>.json + binaries; the NN, NT, TN and TT
+specs, whose metadata says which operand is stored transposed). For every
+kernel:
 
 * correctness: M, N, K drawn from {1, 17, 127, 1000, 4095, 4096} (K a
   multiple of 8), fresh random inputs, the output poisoned with NaN before
@@ -13,7 +15,8 @@ per configuration with <kernel>.<arch>.json + binaries). For every kernel:
   (||out - ref|| / ||ref||) at most 2e-2 and no NaN left;
 * speed at 4096^3, 8192^3 and 8192x8192x1024: warmup 10, 50 repetitions
   between CUDA events, median ms, TFLOP/s = 2*M*N*K / time, and the ratio to
-  torch.matmul measured in the same process.
+  torch.matmul on the same (transposed) operands, measured in the same
+  process.
 """
 
 import argparse
@@ -48,13 +51,24 @@ def time_ms(fn, warmup=10, reps=50):
     return statistics.median(s.elapsed_time(e) for s, e in zip(starts, stops))
 
 
-def check(kernel, dtype, m, n, k):
-    a = torch.randn(m, k, device="cuda", dtype=dtype)
-    b = torch.randn(k, n, device="cuda", dtype=dtype)
+def operands(meta, dtype, m, n, k):
+    """Random A and B as the kernel stores them (its metadata's shapes: A is
+    [M, K] or, transposed, [K, M]; B is [K, N] or [N, K]) and op(A), op(B)."""
+    dims = {"M": m, "N": n, "K": k}
+    shapes = {p["name"]: p["shape"] for p in meta["params"] if p["kind"] == "tensor"}
+    a = torch.randn(*[dims[d] for d in shapes["A"]], device="cuda", dtype=dtype)
+    b = torch.randn(*[dims[d] for d in shapes["B"]], device="cuda", dtype=dtype)
+    op_a = a if shapes["A"] == ["M", "K"] else a.t()
+    op_b = b if shapes["B"] == ["K", "N"] else b.t()
+    return a, b, op_a, op_b
+
+
+def check(kernel, meta, dtype, m, n, k):
+    a, b, op_a, op_b = operands(meta, dtype, m, n, k)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
     kernel(a, b, c)
     torch.cuda.synchronize()
-    ref = a.float() @ b.float()
+    ref = op_a.float() @ op_b.float()
     out = c.float()
     if torch.isnan(out).any():
         return float("inf")
@@ -99,7 +113,7 @@ def main():
         for m, n, k in shapes:
             if k % 8:
                 continue
-            error = check(kernel, dtype, m, n, k)
+            error = check(kernel, meta, dtype, m, n, k)
             ok = error <= TOLERANCE
             failures += not ok
             worst = max(worst, error)
@@ -109,13 +123,12 @@ def main():
                 print(f"FAIL {config} M={m} N={n} K={k}: rel error {error:.3g}")
         print(f"{config}: {len(shapes)} shapes checked, worst rel error {worst:.3g}")
         for m, n, k in BENCH_SHAPES:
-            a = torch.randn(m, k, device="cuda", dtype=dtype)
-            b = torch.randn(k, n, device="cuda", dtype=dtype)
+            a, b, op_a, op_b = operands(meta, dtype, m, n, k)
             c = torch.empty(m, n, device="cuda", dtype=dtype)
             ours = time_ms(lambda: kernel(a, b, c))
-            key = (dtype_name, m, n, k)
+            key = (config, m, n, k)
             if key not in cublas:
-                cublas[key] = time_ms(lambda: torch.matmul(a, b, out=c))
+                cublas[key] = time_ms(lambda: torch.matmul(op_a, op_b, out=c))
             flops = 2.0 * m * n * k
             row = {"config": config, "dtype": dtype_name, "m": m, "n": n,
                    "k": k, "ms": ours, "tflops": flops / ours / 1e9,

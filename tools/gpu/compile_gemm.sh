@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compiles the GEMM configurations that tools/gpu/bench_gemm.py checks and
+# Compiles the GEMM configurations (specs/gemm.tile, and the transposed
+# variants specs/gemm_{nt,tn,tt}.tile) that tools/gpu/bench_gemm.py checks and
 # times, with the tilec of BUILD_DIR (default build/), into OUTDIR (default
 # build/gemm-kernels), one folder per configuration, for sm_90 (the mma.sync
 # path, which the H200 runs natively).
@@ -26,5 +27,13 @@ for dtype in f16 bf16; do
     "$tilec" "$root/specs/gemm.tile" --arch sm_90 -D dtype=$dtype $flags \
       --emit=cubin,ptx,json -o "$dir"
     echo "$dtype-$name: $(grep -o '"registers": [0-9]*' "$dir"/*.json), $(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
+  done
+  # The transposed variants at the best configuration measured.
+  for variant in nt tn tt; do
+    dir="$out/$dtype-$variant-m128n128k64s3t128"
+    mkdir -p "$dir"
+    "$tilec" "$root/specs/gemm_$variant.tile" --arch sm_90 -D dtype=$dtype \
+      -D block_K=64 --emit=cubin,ptx,json -o "$dir"
+    echo "$dtype-$variant: $(grep -o '"registers": [0-9]*' "$dir"/*.json), $(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
   done
 done
