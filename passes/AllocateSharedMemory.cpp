@@ -60,8 +60,8 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
 /// The bytes a tile of `type` takes (padding included), saturating.
 uint64_t tileBytes(tile::BufferType type) {
   uint64_t bytes = tilec::storageBytes(type.getElementType());
-  if (auto layout = dyn_cast_or_null<tile::SharedLayoutAttrInterface>(
-          type.getLayout()))
+  if (auto layout =
+          dyn_cast_or_null<tile::SharedLayoutAttrInterface>(type.getLayout()))
     return llvm::SaturatingMultiply(
         bytes, uint64_t(layout.getBufferSize(type.getShape())));
   for (int64_t extent : type.getShape())

@@ -58,7 +58,6 @@ struct InferLayouts : public tilec::impl::TileInferLayoutsBase<InferLayouts> {
     return failure(result.wasInterrupted());
   }
 
-
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<tile::TileDialect>();
     registerLayoutRules(registry);

@@ -98,7 +98,8 @@ private:
 SmallVector<Value> GlobalToSharedCopy::tensorIndices(Value row, Value column) {
   SmallVector<Value> indices(origin.begin(), origin.end());
   size_t rank = indices.size();
-  indices[rank - 2] = arith::AddIOp::create(builder, loc, origin[rank - 2], row);
+  indices[rank - 2] =
+      arith::AddIOp::create(builder, loc, origin[rank - 2], row);
   indices[rank - 1] =
       arith::AddIOp::create(builder, loc, origin[rank - 1], column);
   return indices;
@@ -113,9 +114,8 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
   Type i32 = builder.getI32Type();
   for (int64_t first = 0; first < chunks; first += threads) {
     OpBuilder::InsertionGuard guard(builder);
-    Value chunk =
-        arith::AddIOp::create(builder, loc, lowering.getThreadIndex(),
-                              constant(first));
+    Value chunk = arith::AddIOp::create(builder, loc, lowering.getThreadIndex(),
+                                        constant(first));
     if (first + threads > chunks) {
       Value inRange = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, chunk, constant(chunks));
@@ -123,8 +123,8 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
                                     /*withElseRegion=*/false);
       builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value row = arith::DivUIOp::create(builder, loc, chunk,
-                                       constant(chunksPerRow));
+    Value row =
+        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerRow));
     Value column = arith::MulIOp::create(
         builder, loc,
         arith::RemUIOp::create(builder, loc, chunk, constant(chunksPerRow)),
@@ -136,17 +136,17 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
     for (size_t d = 0; d + 1 < indices.size(); ++d) {
       Value inside = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, indices[d], tensor->dims[d]);
-      rowValid = rowValid ? arith::AndIOp::create(builder, loc, rowValid, inside)
-                          : inside;
+      rowValid = rowValid
+                     ? arith::AndIOp::create(builder, loc, rowValid, inside)
+                     : inside;
     }
     Value left = arith::SubIOp::create(builder, loc, tensor->dims.back(),
                                        indices.back());
-    Value positive = arith::CmpIOp::create(builder, loc,
-                                           arith::CmpIPredicate::sgt, left,
-                                           constant(0));
+    Value positive = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::sgt, left, constant(0));
     Value valid = arith::AndIOp::create(builder, loc, rowValid, positive);
-    Value elements = arith::MinSIOp::create(builder, loc, left,
-                                            constant(chunkElements));
+    Value elements =
+        arith::MinSIOp::create(builder, loc, left, constant(chunkElements));
     Value bytes = arith::SelectOp::create(
         builder, loc, valid,
         arith::MulIOp::create(builder, loc, elements, constant(elementBytes)),
@@ -181,17 +181,16 @@ void GlobalToSharedCopy::emitElements() {
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange{tile->storageType},
                                 valid, /*withElseRegion=*/true);
   builder.setInsertionPointToStart(ifOp.thenBlock());
-  Value loaded = LLVM::LoadOp::create(
-      builder, loc, tensor->storageType,
-      lowering.elementPointer(loc, *tensor, indices));
+  Value loaded =
+      LLVM::LoadOp::create(builder, loc, tensor->storageType,
+                           lowering.elementPointer(loc, *tensor, indices));
   scf::YieldOp::create(builder, loc, loaded);
   builder.setInsertionPointToStart(ifOp.elseBlock());
-  scf::YieldOp::create(builder, loc,
-                       lowering.zeroOf(loc, tile->storageType));
+  scf::YieldOp::create(builder, loc, lowering.zeroOf(loc, tile->storageType));
   builder.setInsertionPointAfter(ifOp);
-  LLVM::StoreOp::create(builder, loc, ifOp.getResult(0),
-                        lowering.sharedElementPointer(loc, *tile,
-                                                      {row, column}));
+  LLVM::StoreOp::create(
+      builder, loc, ifOp.getResult(0),
+      lowering.sharedElementPointer(loc, *tile, {row, column}));
 }
 
 LogicalResult GlobalToSharedCopy::emit() {
@@ -266,7 +265,10 @@ private:
   Location loc;
   ArrayRef<int64_t> shape;
   Attribute layout;
-  std::optional<tile::MmaTiling> tiling;
+  /// The mma tiling, for a `#tile.mma` fragment.
+  bool isMma = false;
+  tile::MmaTiling tiling;
+  /// The distribution, for a `#tile.flat` fragment.
   tile::FlatDistribution distribution;
   /// mma: the row and column of the lane's register 0; flat: the flat index
   /// of the thread's first element.
@@ -279,25 +281,27 @@ LogicalResult FragmentElements::initialize() {
     FailureOr<tile::MmaTiling> found = mma.getTiling(shape);
     if (failed(found))
       return failure();
+    isMma = true;
     tiling = *found;
     Value warp = arith::DivUIOp::create(builder, loc, thread, constant(32));
     Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
     // Register 0 of a lane is at (warpRow*WTM + g, warpColumn*WTN + 2t).
     Value warpRow =
-        arith::DivUIOp::create(builder, loc, warp, constant(tiling->warpsN));
+        arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsN));
     Value warpColumn =
-        arith::RemUIOp::create(builder, loc, warp, constant(tiling->warpsN));
+        arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsN));
     rowBase = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, warpRow,
-                              constant(tiling->warpTileM)),
+                              constant(tiling.warpTileM)),
         arith::DivUIOp::create(builder, loc, lane, constant(4)));
     columnBase = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, warpColumn,
-                              constant(tiling->warpTileN)),
+                              constant(tiling.warpTileN)),
         arith::MulIOp::create(
-            builder, loc, arith::RemUIOp::create(builder, loc, lane, constant(4)),
+            builder, loc,
+            arith::RemUIOp::create(builder, loc, lane, constant(4)),
             constant(2)));
     return success();
   }
@@ -308,15 +312,16 @@ LogicalResult FragmentElements::initialize() {
   for (int64_t extent : shape)
     total *= extent;
   distribution = flat.distribute(total, lowering.getThreads());
-  flatBase = arith::MulIOp::create(builder, loc, thread, constant(flat.getVec()));
+  flatBase =
+      arith::MulIOp::create(builder, loc, thread, constant(flat.getVec()));
   return success();
 }
 
 RegisterElement FragmentElements::lookup(int64_t reg) {
   RegisterElement element;
-  if (tiling) {
+  if (isMma) {
     int64_t tile = reg / 4, i = reg % 4;
-    int64_t m = tile / tiling->nTiles(), n = tile % tiling->nTiles();
+    int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
     element.coordinates = {
         arith::AddIOp::create(builder, loc, rowBase,
                               constant(16 * m + 8 * (i / 2))),
@@ -331,9 +336,9 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
       builder, loc, flatBase,
       constant(step * distribution.elementsPerStep() + reg % vec));
   if ((step + 1) * distribution.elementsPerStep() > distribution.total)
-    element.valid = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, flat,
-        constant(distribution.total));
+    element.valid =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, flat,
+                              constant(distribution.total));
   element.coordinates.resize(shape.size());
   Value rest = flat;
   for (size_t d = shape.size(); d-- > 1;) {

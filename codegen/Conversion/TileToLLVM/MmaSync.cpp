@@ -26,7 +26,8 @@ namespace {
 Value packPair(OpBuilder &builder, Location loc, Value low, Value high) {
   Type pairType = VectorType::get({2}, builder.getF16Type());
   Value pair = LLVM::PoisonOp::create(builder, loc, pairType);
-  for (auto [position, value] : llvm::enumerate(ArrayRef<Value>{low, high}))
+  Value halves[] = {low, high};
+  for (auto [position, value] : llvm::enumerate(halves))
     pair = LLVM::InsertElementOp::create(
         builder, loc, pair, value,
         LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
@@ -56,7 +57,9 @@ private:
   Value mul(Value a, int64_t b) {
     return arith::MulIOp::create(builder, loc, a, constant(b));
   }
-  Value add(Value a, Value b) { return arith::AddIOp::create(builder, loc, a, b); }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
   Value add(Value a, int64_t b) { return add(a, constant(b)); }
   /// `(lane >> shift) & mask`.
   Value laneBits(unsigned shift, int64_t mask);
@@ -90,7 +93,8 @@ Value MmaSyncLowering::laneBits(unsigned shift, int64_t mask) {
 
 SmallVector<Value> MmaSyncLowering::loadMatrices(const SharedBuffer &buffer,
                                                  Value row, Value column,
-                                                 int64_t count, bool transpose) {
+                                                 int64_t count,
+                                                 bool transpose) {
   MLIRContext *context = builder.getContext();
   Value pointer = lowering.sharedElementPointer(loc, buffer, {row, column});
   Type i32 = builder.getI32Type();
@@ -165,8 +169,8 @@ LogicalResult MmaSyncLowering::emit() {
 
   Value warp = arith::DivUIOp::create(builder, loc, lowering.getThreadIndex(),
                                       constant(32));
-  position.lane = arith::RemUIOp::create(builder, loc,
-                                         lowering.getThreadIndex(), constant(32));
+  position.lane = arith::RemUIOp::create(
+      builder, loc, lowering.getThreadIndex(), constant(32));
   position.warpRow =
       arith::DivUIOp::create(builder, loc, warp, constant(tiling->warpsN));
   position.warpColumn =
@@ -181,10 +185,9 @@ LogicalResult MmaSyncLowering::emit() {
   NVVM::MMATypes inputType =
       input.isBF16() ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   Type resultType =
-      f16Accumulator
-          ? LLVM::LLVMStructType::getLiteral(context, {f16x2, f16x2})
-          : LLVM::LLVMStructType::getLiteral(
-                context, SmallVector<Type>(4, builder.getF32Type()));
+      f16Accumulator ? LLVM::LLVMStructType::getLiteral(context, {f16x2, f16x2})
+                     : LLVM::LLVMStructType::getLiteral(
+                           context, SmallVector<Type>(4, builder.getF32Type()));
   // mma.sync takes f16 pairs as vector<2xf16> and bf16 pairs as i32.
   auto operand = [&](Value registers) -> Value {
     if (input.isBF16())
@@ -197,9 +200,8 @@ LogicalResult MmaSyncLowering::emit() {
       lowering.storeFragmentRegister(loc, *c, reg,
                                      lowering.zeroOf(loc, c->elementType));
 
-  int64_t kExtent =
-      cast<tile::BufferType>(gemm.getA().getType())
-          .getDimSize(gemm.getTransposeA() ? 0 : 1);
+  int64_t kExtent = cast<tile::BufferType>(gemm.getA().getType())
+                        .getDimSize(gemm.getTransposeA() ? 0 : 1);
   int64_t mTiles = tiling->mTiles(), nTiles = tiling->nTiles();
   for (int64_t k = 0; k < kExtent; k += 16) {
     SmallVector<SmallVector<Value>> aRegisters;
@@ -263,12 +265,11 @@ LogicalResult MmaSyncLowering::emit() {
 } // namespace
 
 void tilec::populateMmaSyncLowerings(LoweringSet &set) {
-  set.add<tile::GemmOp>(
-      [](KernelLowering &lowering, tile::GemmOp gemm,
-         Lane &lane) -> LogicalResult {
-        if (lane.fragmentIndex)
-          return gemm.emitOpError("inside a 'tile.parallel' loop is not "
-                                  "supported");
-        return MmaSyncLowering(lowering, gemm).emit();
-      });
+  set.add<tile::GemmOp>([](KernelLowering &lowering, tile::GemmOp gemm,
+                           Lane &lane) -> LogicalResult {
+    if (lane.fragmentIndex)
+      return gemm.emitOpError("inside a 'tile.parallel' loop is not "
+                              "supported");
+    return MmaSyncLowering(lowering, gemm).emit();
+  });
 }
