@@ -30,6 +30,7 @@ void tilec::populateTileGPUPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<tile::KernelOp>();
   kernels.addPass(createTileCheckCodegenSupport());
   kernels.addPass(createTileInferLayouts());
+  kernels.addPass(createTilePipelineLoops());
   kernels.addPass(createTileAllocateSharedMemory());
 }
 

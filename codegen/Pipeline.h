@@ -36,7 +36,7 @@ struct TileGPUPipelineOptions {
 
 /// Appends the tile-gpu phase to `pm` (on a `builtin.module`):
 ///   tile-set-target (if options.arch is set), then per kernel
-///   tile-check-codegen-support, tile-infer-layouts,
+///   tile-check-codegen-support, tile-infer-layouts, tile-pipeline-loops,
 ///   tile-allocate-shared-memory.
 void populateTileGPUPipeline(mlir::OpPassManager &pm,
                              const TileGPUPipelineOptions &options);

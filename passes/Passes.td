@@ -84,4 +84,23 @@ def TileAllocateSharedMemory
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::tile::KernelOp"> {
+  let summary = "Software-pipelines tile.pipelined loops over multi-buffered "
+                "shared tiles";
+  let description = [{
+    A `tile.pipelined %k to %n stages S` loop (S >= 2) whose body fills
+    shared tiles allocated outside it from global tensors (`tile.copy`,
+    the "producers") and then only reads them becomes: the filled tiles get
+    S stages (a new leading dimension, viewed with `tile.stage_view`); a
+    prologue starts the copies of iterations 0..S-2 (each guarded by
+    `i < n`, one `tile.async_commit` each); the loop (`tile.serial`) waits
+    until at most S-2 groups are in flight (`tile.async_wait`), passes a
+    `tile.barrier`, computes on stage `k % S`, starts the copies of
+    iteration `k + S - 1` (guarded) into its stage and commits; after the
+    loop, everything is awaited and a barrier passed. The copies are marked
+    `async`. `n < S`, `n = 0` and `S = 1` (left sequential) are correct.
+    Loops that do not have this shape are left as they are.
+  }];
+}
+
 #endif // TILEC_PASSES_PASSES_TD

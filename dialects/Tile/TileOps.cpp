@@ -346,6 +346,20 @@ ArrayRef<int64_t> CopyOp::getExtent() {
   return bufferType(getSource()).getShape();
 }
 
+LogicalResult StageViewOp::verify() {
+  auto source = cast<BufferType>(getSource().getType());
+  auto result = cast<BufferType>(getResult().getType());
+  if (!source.isShared() || !result.isShared() || source.getRank() < 2)
+    return emitOpError("needs a shared tile of rank 2 or more");
+  if (result.getShape() != source.getShape().drop_front() ||
+      result.getElementType() != source.getElementType() ||
+      result.getLayout() != source.getLayout())
+    return emitOpError("result must be one stage of the source (its shape "
+                       "without the leading dimension, with the same element "
+                       "type and layout)");
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   BufferType source = bufferType(getSource());
   BufferType target = bufferType(getTarget());

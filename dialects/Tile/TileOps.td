@@ -9,6 +9,10 @@ include "dialects/Tile/TileTypes.td"
 include "mlir/Interfaces/LoopLikeInterface.td"
 include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// The block's shared memory as a side-effect resource (TileEffects.h).
+def Tile_SharedMemoryResource
+    : Resource<"::mlir::tile::SharedMemoryResource">;
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 
@@ -199,9 +203,14 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
     trailing dims of `%A` (leading dims of the indexed side have extent 1).
     At most one side is indexed; with none, both shapes are equal. Reads
     outside a global tensor give 0; writes outside it are dropped.
+
+    With `async` (set by `tile-pipeline-loops` on copies into shared
+    memory), the copy is only started: it completes in the group the next
+    `tile.async_commit` closes, which a `tile.async_wait` awaits.
   }];
   let arguments = (ins Tile_Buffer:$source, Variadic<Index>:$sourceIndices,
-                       Tile_Buffer:$target, Variadic<Index>:$targetIndices);
+                       Tile_Buffer:$target, Variadic<Index>:$targetIndices,
+                       UnitAttr:$async);
   let assemblyFormat = [{
     $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]` attr-dict
     `:` qualified(type($source)) `,` qualified(type($target))
@@ -265,6 +274,53 @@ def Tile_ReduceOp : Tile_Op<"reduce", [
     $source `,` $target attr-dict `:` qualified(type($source)) `,` qualified(type($target))
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Software pipelining (made by tile-pipeline-loops)
+//===----------------------------------------------------------------------===//
+
+def Tile_StageViewOp : Tile_Op<"stage_view", [Pure]> {
+  let summary = "one stage of a multi-buffered shared tile";
+  let description = [{
+    `%v = tile.stage_view %buf[%i] : !tile.buffer<3x128x32xf16, shared, L>
+    -> !tile.buffer<128x32xf16, shared, L>` is stage `%i` of a shared tile
+    that `tile-pipeline-loops` multi-buffered along a new leading dimension;
+    the stage has the tile's layout.
+  }];
+  let arguments = (ins Tile_Buffer:$source, Index:$stage);
+  let results = (outs Tile_Buffer:$result);
+  let assemblyFormat = [{
+    $source `[` $stage `]` attr-dict `:` qualified(type($source)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitOp : Tile_Op<"async_commit",
+    [MemoryEffects<[MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "closes the group of this thread's started async copies";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "waits until at most `pending` of this thread's async copy "
+                "groups are still in flight";
+  let description = [{
+    Only the calling thread's copies are awaited: a `tile.barrier` must
+    follow before other threads read the data.
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "waits for every thread of the block (bar.sync 0)";
+  let assemblyFormat = "attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

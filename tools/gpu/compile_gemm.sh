@@ -16,6 +16,8 @@ configs=(
   "m128n256k32s3t256:-D block_N=256 -D threads=256"
   "m128n128k64s3t128:-D block_K=64"
   "m128n256k64s3t256:-D block_N=256 -D block_K=64 -D threads=256"
+  "m128n128k64s4t128:-D block_K=64 -D stages=4"
+  "m128n128k32s4t128:-D stages=4"
 )
 for dtype in f16 bf16; do
   for entry in "${configs[@]}"; do
@@ -37,3 +39,8 @@ for dtype in f16 bf16; do
     echo "$dtype-$variant: $(grep -o '"registers": [0-9]*' "$dir"/*.json), $(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
   done
 done
+# f16 accumulation (f16 inputs only).
+dir="$out/f16-m128n128k64s3t128-f16acc"
+mkdir -p "$dir"
+"$tilec" "$root/specs/gemm.tile" --arch sm_90 -D dtype=f16 -D accum=f16 \
+  -D block_K=64 --emit=cubin,ptx,json -o "$dir"

@@ -7,7 +7,9 @@
 //   the tensor's rows and the region's first column are 16-byte aligned;
 //   otherwise element by element with guarded loads. The copy waits for its
 //   chunks and ends with a barrier, and starts with one, so that no thread
-//   overwrites a tile another thread still reads.
+//   overwrites a tile another thread still reads. An `async` copy (made by
+//   tile-pipeline-loops) only starts its chunks: the pipeline's
+//   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
 // * fragment (`#tile.mma` or `#tile.flat`) -> global: every thread stores
 //   the elements it holds, converted to the tensor's element type, dropping
 //   those outside the tensor.
@@ -160,6 +162,8 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
     NVVM::CpAsyncOp::create(builder, loc, target, source, kCopyChunkBytes,
                             NVVM::LoadCacheModifierKind::CG, bytes32);
   }
+  if (copy.getAsync())
+    return;
   NVVM::CpAsyncCommitGroupOp::create(builder, loc);
   NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
 }
@@ -202,8 +206,10 @@ LogicalResult GlobalToSharedCopy::emit() {
   if (origin.size() < 2)
     return copy.emitOpError("needs a tensor of rank 2 or more");
 
-  // Readers of the tile's previous contents finish first.
-  lowering.emitBarrier(loc);
+  // Readers of the tile's previous contents finish first (an async copy's
+  // pipeline orders its stages with explicit waits and barriers).
+  if (!copy.getAsync())
+    lowering.emitBarrier(loc);
   int64_t elementBytes = storageBytes(tile->elementType);
   int64_t chunkElements = kCopyChunkBytes / elementBytes;
   auto argument = cast<BlockArgument>(copy.getSource());
@@ -233,7 +239,8 @@ LogicalResult GlobalToSharedCopy::emit() {
     builder.setInsertionPoint(paths.elseBlock()->getTerminator());
     emitElements();
   }
-  lowering.emitBarrier(loc);
+  if (!copy.getAsync())
+    lowering.emitBarrier(loc);
   return success();
 }
 

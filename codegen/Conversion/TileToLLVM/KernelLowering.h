@@ -106,6 +106,10 @@ public:
   const PrivateBuffer *findPrivate(mlir::Value buffer) const;
   /// The shared tile `buffer` is, or null.
   const SharedBuffer *findShared(mlir::Value buffer) const;
+  /// Makes `buffer` the shared tile `value` is (a view of another tile).
+  void bindShared(mlir::Value value, SharedBuffer buffer) {
+    shareds[value] = std::move(buffer);
+  }
 
   /// Emits the ops of `block` (but its terminator) for `lane`.
   mlir::LogicalResult emitBlock(mlir::Block &block, Lane &lane);

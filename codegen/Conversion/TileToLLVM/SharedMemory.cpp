@@ -194,7 +194,54 @@ LogicalResult KernelLowering::fillShared(Operation *op,
   return success();
 }
 
+namespace {
+/// Emits stage `stage` of a multi-buffered shared tile as a tile of its own
+/// at the stage's offset.
+LogicalResult lowerStageView(KernelLowering &lowering, tile::StageViewOp view,
+                             Lane &lane) {
+  const SharedBuffer *source = lowering.findShared(view.getSource());
+  if (!source)
+    return view.emitOpError("views an unknown shared tile");
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = view.getLoc();
+  auto type = cast<tile::BufferType>(view.getResult().getType());
+  int64_t stageElements = type.getNumElements();
+  if (auto layout =
+          dyn_cast_or_null<tile::SharedLayoutAttrInterface>(source->layout))
+    stageElements = layout.getBufferSize(type.getShape());
+  Value offset =
+      arith::MulIOp::create(builder, loc, lane.map.lookup(view.getStage()),
+                            lowering.indexConstant(loc, stageElements));
+  Value offset64 =
+      arith::IndexCastOp::create(builder, loc, builder.getI64Type(), offset);
+  SharedBuffer stage = *source;
+  stage.base = LLVM::GEPOp::create(builder, loc, source->base.getType(),
+                                   source->storageType, source->base,
+                                   ValueRange{offset64});
+  stage.shape.assign(type.getShape().begin(), type.getShape().end());
+  lowering.bindShared(view.getResult(), std::move(stage));
+  return success();
+}
+} // namespace
+
 void tilec::populateSharedMemoryLowerings(LoweringSet &set) {
+  set.add<tile::StageViewOp>(lowerStageView);
+  set.add<tile::AsyncCommitOp>(
+      [](KernelLowering &lowering, tile::AsyncCommitOp op, Lane &) {
+        NVVM::CpAsyncCommitGroupOp::create(lowering.getBuilder(), op.getLoc());
+        return success();
+      });
+  set.add<tile::AsyncWaitOp>(
+      [](KernelLowering &lowering, tile::AsyncWaitOp op, Lane &) {
+        NVVM::CpAsyncWaitGroupOp::create(lowering.getBuilder(), op.getLoc(),
+                                         op.getPending());
+        return success();
+      });
+  set.add<tile::BarrierOp>(
+      [](KernelLowering &lowering, tile::BarrierOp op, Lane &) {
+        lowering.emitBarrier(op.getLoc());
+        return success();
+      });
   // The tile's address is computed when the kernel is set up.
   set.add<tile::AllocSharedOp>(
       [](KernelLowering &, tile::AllocSharedOp, Lane &) { return success(); });

@@ -65,3 +65,11 @@ tile.kernel @k() {
     tile.use_swizzle 8
   }
 }
+
+// -----
+
+func.func @stage_view(%t: !tile.buffer<3x64x32xf16, shared>, %i: index) {
+  // expected-error @+1 {{'tile.stage_view' op result must be one stage of the source (its shape without the leading dimension, with the same element type and layout)}}
+  %v = tile.stage_view %t[%i] : !tile.buffer<3x64x32xf16, shared> -> !tile.buffer<64x16xf16, shared>
+  return
+}

@@ -1,0 +1,235 @@
+//===- PipelineLoops.cpp - Software pipelining of tile.pipelined ----------===//
+//
+// Implements `tile-pipeline-loops` (see Passes.td). For a
+// `tile.pipelined %k to %n stages S` loop whose body copies global tiles
+// into shared tiles ("producers") and then computes on them:
+//
+//   every shared tile a producer writes gets S stages ([S, ...shape]);
+//   prologue:  for i < S-1: if (i < n) { producers of iteration i -> stage i }
+//              async_commit
+//   loop k:    async_wait(S-2); barrier           // stage k % S has landed
+//              consumers of iteration k on stage k % S
+//              if (k+S-1 < n) { producers of k+S-1 -> stage (k+S-1) % S }
+//              async_commit                        // one group per iteration
+//   drain:     async_wait(0); barrier
+//
+// The stage refilled in iteration k, (k-1) % S, was last read in iteration
+// k-1, which every thread finished at iteration k's barrier. The copy/wait
+// mechanism is the target's (`tile.copy {async}` becomes cp.async on the
+// mma.sync path); the schedule is not. Loops it cannot pipeline (no
+// producer, a producer's tile used outside the loop or written by another
+// op, stages whose layout pattern would not repeat) stay sequential.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "dialects/Tile/TileOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEPIPELINELOOPS
+#include "passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+
+namespace {
+
+/// The producers of a pipelined loop and the tiles they fill.
+struct PipelinePlan {
+  SmallVector<tile::CopyOp> producers;
+  llvm::SetVector<Value> tiles;
+};
+
+/// True if `copy` fills a whole shared tile allocated outside `loop` from a
+/// global tensor.
+bool isProducer(tile::CopyOp copy, tile::PipelinedOp loop) {
+  auto source = cast<tile::BufferType>(copy.getSource().getType());
+  auto target = cast<tile::BufferType>(copy.getTarget().getType());
+  auto alloc = copy.getTarget().getDefiningOp<tile::AllocSharedOp>();
+  return source.isGlobal() && target.isShared() && alloc &&
+         !loop->isAncestor(alloc) && copy.getTargetIndices().empty() &&
+         copy->getBlock() == &loop.getBody().front();
+}
+
+/// True if `tile`'s stages, laid out one after the other, keep the tile's
+/// layout pattern (its size is that of S tiles).
+bool stagesKeepLayout(tile::BufferType type, int64_t stages) {
+  auto layout =
+      dyn_cast_or_null<tile::SharedLayoutAttrInterface>(type.getLayout());
+  if (!layout)
+    return true;
+  SmallVector<int64_t> staged{stages};
+  llvm::append_range(staged, type.getShape());
+  if (layout.getBufferSize(staged) !=
+      stages * layout.getBufferSize(type.getShape()))
+    return false;
+  // The swizzle of a row depends on the row modulo per_phase * max_phase.
+  if (auto swizzled = dyn_cast<tile::SwizzledLayoutAttr>(layout)) {
+    int64_t rows = type.getNumElements() / type.getShape().back();
+    return rows % (swizzled.getPerPhase() * swizzled.getMaxPhase()) == 0;
+  }
+  return true;
+}
+
+/// Returns the plan of `loop`, or std::nullopt if it cannot be pipelined.
+std::optional<PipelinePlan> planLoop(tile::PipelinedOp loop) {
+  PipelinePlan plan;
+  for (Operation &op : loop.getBody().front())
+    if (auto copy = dyn_cast<tile::CopyOp>(op);
+        copy && isProducer(copy, loop)) {
+      plan.producers.push_back(copy);
+      plan.tiles.insert(copy.getTarget());
+    }
+  if (plan.producers.empty())
+    return std::nullopt;
+  for (Value tile : plan.tiles) {
+    auto type = cast<tile::BufferType>(tile.getType());
+    if (!stagesKeepLayout(type, loop.getStages()))
+      return std::nullopt;
+    for (OpOperand &use : tile.getUses()) {
+      Operation *user = use.getOwner();
+      if (!loop->isAncestor(user))
+        return std::nullopt;
+      auto copy = dyn_cast<tile::CopyOp>(user);
+      if (copy && llvm::is_contained(plan.producers, copy))
+        continue;
+      // Other users may only read the tile.
+      auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+      if (!effects || effects.getEffectOnValue<MemoryEffects::Write>(tile))
+        return std::nullopt;
+    }
+  }
+  return plan;
+}
+
+/// Rewrites one loop as the header describes.
+class LoopPipeliner {
+public:
+  LoopPipeliner(tile::PipelinedOp loop, PipelinePlan plan)
+      : loop(loop), plan(std::move(plan)), builder(loop),
+        stages(loop.getStages()) {}
+
+  void run();
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loop.getLoc(), value);
+  }
+  /// Emits the producers of the iteration `iteration` into stage
+  /// `iteration % S`, if `iteration < n`.
+  void emitProducers(Value iteration, Value upperBound);
+  /// Maps every tile to its stage `stage` in `mapping`.
+  void mapStages(IRMapping &mapping, Value stage);
+  /// Clones `op` and the ops of the loop body it needs, with `mapping`.
+  void cloneWithSlice(Operation *op, IRMapping &mapping);
+
+  tile::PipelinedOp loop;
+  PipelinePlan plan;
+  OpBuilder builder;
+  int64_t stages;
+};
+
+void LoopPipeliner::mapStages(IRMapping &mapping, Value stage) {
+  for (Value tile : plan.tiles) {
+    auto staged = cast<tile::BufferType>(tile.getType());
+    auto type = tile::BufferType::get(staged.getShape().drop_front(),
+                                      staged.getElementType(),
+                                      staged.getScope(), staged.getLayout());
+    mapping.map(tile, tile::StageViewOp::create(builder, loop.getLoc(), type,
+                                                tile, stage));
+  }
+}
+
+void LoopPipeliner::cloneWithSlice(Operation *op, IRMapping &mapping) {
+  Block *body = &loop.getBody().front();
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def && def->getBlock() == body && !mapping.contains(operand))
+      cloneWithSlice(def, mapping);
+  }
+  Operation *clone = builder.clone(*op, mapping);
+  if (auto copy = dyn_cast<tile::CopyOp>(clone))
+    copy.setAsync(true);
+}
+
+void LoopPipeliner::emitProducers(Value iteration, Value upperBound) {
+  Location loc = loop.getLoc();
+  Value inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        iteration, upperBound);
+  auto guard = tile::IfOp::create(builder, loc, inRange, /*withElse=*/false);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iteration);
+  mapStages(mapping,
+            arith::RemUIOp::create(builder, loc, iteration, constant(stages)));
+  for (tile::CopyOp producer : plan.producers)
+    cloneWithSlice(producer, mapping);
+}
+
+void LoopPipeliner::run() {
+  Location loc = loop.getLoc();
+  // Every filled tile gets S stages.
+  for (Value tile : plan.tiles) {
+    auto type = cast<tile::BufferType>(tile.getType());
+    SmallVector<int64_t> staged{stages};
+    llvm::append_range(staged, type.getShape());
+    tile.setType(tile::BufferType::get(staged, type.getElementType(),
+                                       type.getScope(), type.getLayout()));
+  }
+  Value upperBound = loop.getUpperBound();
+  for (int64_t i = 0; i + 1 < stages; ++i) {
+    emitProducers(constant(i), upperBound);
+    tile::AsyncCommitOp::create(builder, loc);
+  }
+
+  auto steady = tile::SerialOp::create(builder, loc, upperBound);
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    Block &body = steady.getBody().front();
+    builder.setInsertionPoint(body.getTerminator());
+    Value k = steady.getInductionVar();
+    tile::AsyncWaitOp::create(builder, loc, stages - 2);
+    tile::BarrierOp::create(builder, loc);
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), k);
+    mapStages(mapping,
+              arith::RemUIOp::create(builder, loc, k, constant(stages)));
+    for (Operation &op : loop.getBody().front().without_terminator()) {
+      auto copy = dyn_cast<tile::CopyOp>(op);
+      if (copy && llvm::is_contained(plan.producers, copy))
+        continue;
+      if (!mapping.contains(&op))
+        builder.clone(op, mapping);
+    }
+    emitProducers(arith::AddIOp::create(builder, loc, k, constant(stages - 1)),
+                  upperBound);
+    tile::AsyncCommitOp::create(builder, loc);
+  }
+  // Nothing is in flight, and every thread is done with the stages, when
+  // the loop ends.
+  tile::AsyncWaitOp::create(builder, loc, 0);
+  tile::BarrierOp::create(builder, loc);
+  loop.erase();
+}
+
+struct PipelineLoops
+    : public tilec::impl::TilePipelineLoopsBase<PipelineLoops> {
+  void runOnOperation() override {
+    SmallVector<tile::PipelinedOp> loops;
+    getOperation().walk([&](tile::PipelinedOp loop) {
+      if (loop.getStages() >= 2)
+        loops.push_back(loop);
+    });
+    for (tile::PipelinedOp loop : loops)
+      if (std::optional<PipelinePlan> plan = planLoop(loop))
+        LoopPipeliner(loop, std::move(*plan)).run();
+  }
+};
+
+} // namespace

@@ -1,0 +1,79 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-pipeline-loops))' --split-input-file | FileCheck %s
+
+// Three stages: the tiles get a stage dimension, the prologue starts
+// iterations 0 and 1 (guarded, one group each), the loop waits for all but
+// one group, passes a barrier, computes on stage k % 3 and starts iteration
+// k + 2 into its stage; everything is awaited after the loop.
+// CHECK-LABEL: tile.kernel @three_stages
+// CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<3x64x32xf16, shared>
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[G0:.*]] = arith.cmpi ult, %[[C0]], %[[N:.*]] : index
+// CHECK: tile.if %[[G0]] {
+// CHECK:   %[[S0:.*]] = arith.remui %[[C0]], %[[C3:.*]] : index
+// CHECK:   %[[V0:.*]] = tile.stage_view %[[A]][%[[S0]]] : !tile.buffer<3x64x32xf16, shared> -> !tile.buffer<64x32xf16, shared>
+// CHECK:   tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[V0]][] {async}
+// CHECK: }
+// CHECK-NEXT: tile.async_commit
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: arith.cmpi ult, %[[C1]], %[[N]] : index
+// CHECK: tile.copy {{.*}} {async}
+// CHECK: tile.async_commit
+// CHECK: tile.serial %[[K:.*]] to %[[N]] {
+// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: tile.barrier
+// CHECK: %[[S:.*]] = arith.remui %[[K]], %{{.*}} : index
+// CHECK: %[[V:.*]] = tile.stage_view %[[A]][%[[S]]]
+// CHECK: tile.gemm %[[V]], %{{.*}}, %{{.*}}
+// CHECK: %[[NEXT:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK: %[[G:.*]] = arith.cmpi ult, %[[NEXT]], %[[N]] : index
+// CHECK: tile.if %[[G]] {
+// CHECK:   arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK:   tile.copy {{.*}} {async}
+// CHECK: }
+// CHECK-NEXT: tile.async_commit
+// CHECK: }
+// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.pipelined
+tile.kernel @three_stages(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                          %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  %c32 = arith.constant 32 : index
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %n = arith.ceildivsi %K, %c32 : index
+    tile.pipelined %k to %n stages 3 {
+      %col = arith.muli %k, %c32 : index
+      tile.copy %A[%bx, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x32xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    }
+  }
+}
+
+// -----
+
+// One stage, and a tile also used after the loop: left sequential.
+// CHECK-LABEL: tile.kernel @not_pipelined
+// CHECK: tile.pipelined %{{.*}} to %{{.*}} stages 1 {
+// CHECK-NOT: {async}
+// CHECK: tile.pipelined %{{.*}} to %{{.*}} stages 2 {
+// CHECK-NOT: {async}
+// CHECK-NOT: tile.stage_view
+tile.kernel @not_pipelined(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                           %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    tile.pipelined %k to %K stages 1 {
+      tile.copy %A[%bx, %k], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x32xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    }
+    tile.pipelined %k to %K stages 2 {
+      tile.copy %A[%bx, %k], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<32x64xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    }
+    tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  }
+}
