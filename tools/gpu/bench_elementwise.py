@@ -17,12 +17,12 @@ import argparse
 import glob
 import json
 import os
-import statistics
 import sys
 
 import torch
 
 import tilert
+from gpu_timing import time_ms
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}
 # Per-element tolerance of our output against PyTorch's: a couple of ulps.
@@ -80,21 +80,6 @@ def load_runnable(paths, device):
         except tilert.Error as error:
             print(f"note: {path} does not run here: {error}")
     return None
-
-
-def time_ms(fn, warmup, reps):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for start, stop in zip(starts, stops):
-        start.record()
-        fn()
-        stop.record()
-    torch.cuda.synchronize()
-    times = [start.elapsed_time(stop) for start, stop in zip(starts, stops)]
-    return statistics.median(times), times
 
 
 def bench(kernel, name, dtype, n, warmup, reps):

@@ -24,31 +24,17 @@ import glob
 import json
 import os
 import random
-import statistics
 import sys
 
 import torch
 
 import tilert
+from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 CHECK_SIZES = [1, 17, 127, 1000, 4095, 4096]
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024)]
 TOLERANCE = 2e-2
-
-
-def time_ms(fn, warmup=10, reps=50):
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
-    for start, stop in zip(starts, stops):
-        start.record()
-        fn()
-        stop.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, stops))
 
 
 def operands(meta, dtype, m, n, k):
@@ -125,10 +111,11 @@ def main():
         for m, n, k in BENCH_SHAPES:
             a, b, op_a, op_b = operands(meta, dtype, m, n, k)
             c = torch.empty(m, n, device="cuda", dtype=dtype)
-            ours = time_ms(lambda: kernel(a, b, c))
+            ours, _ = time_ms(lambda: kernel(a, b, c))
             key = (config, m, n, k)
             if key not in cublas:
-                cublas[key] = time_ms(lambda: torch.matmul(op_a, op_b, out=c))
+                cublas[key], _ = time_ms(
+                    lambda: torch.matmul(op_a, op_b, out=c))
             flops = 2.0 * m * n * k
             row = {"config": config, "dtype": dtype_name, "m": m, "n": n,
                    "k": k, "ms": ours, "tflops": flops / ours / 1e9,
