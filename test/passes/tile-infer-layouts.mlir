@@ -202,3 +202,21 @@ tile.kernel @gemm_policies(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", t
     }
   }
 }
+
+// -----
+
+// Shared tiles get the bank-conflict-free swizzle for their rows (128-byte
+// rows: <8, 1, 8>; 64-byte rows: <8, 2, 4>), or the family annotate_layout
+// asks for (padded: rows padded to an odd number of 16-byte chunks).
+// CHECK-LABEL: tile.kernel @shared_layouts
+// CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
+// CHECK: tile.alloc_shared : !tile.buffer<128x32xf16, shared, #tile.swizzled<vec = 8, per_phase = 2, max_phase = 4>>
+// CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.padded<pad = 8>>
+tile.kernel @shared_layouts(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %c = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    tile.annotate_layout %c {layout = #tile.layout<padded>} : !tile.buffer<64x64xf16, shared>
+  }
+}

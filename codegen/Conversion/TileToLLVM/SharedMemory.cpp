@@ -226,6 +226,15 @@ LogicalResult lowerStageView(KernelLowering &lowering, tile::StageViewOp view,
 
 void tilec::populateSharedMemoryLowerings(LoweringSet &set) {
   set.add<tile::StageViewOp>(lowerStageView);
+  // tile-infer-layouts honours the annotation when it chooses the tile's
+  // layout; nothing is left to emit. Only shared tiles take these layouts.
+  set.add<tile::AnnotateLayoutOp>(
+      [](KernelLowering &, tile::AnnotateLayoutOp, Lane &) {
+        return success();
+      },
+      [](tile::AnnotateLayoutOp op) {
+        return cast<tile::BufferType>(op.getBuffer().getType()).isShared();
+      });
   set.add<tile::AsyncCommitOp>(
       [](KernelLowering &lowering, tile::AsyncCommitOp op, Lane &) {
         NVVM::CpAsyncCommitGroupOp::create(lowering.getBuilder(), op.getLoc());
