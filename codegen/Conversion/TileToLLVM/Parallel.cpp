@@ -15,6 +15,8 @@
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
 
+#include "dialects/Tile/TileTarget.h"
+
 #include "codegen/CodegenLimits.h"
 #include "passes/Analysis/AccessAnalysis.h"
 #include "passes/Analysis/CodeSize.h"
@@ -73,10 +75,13 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
     return loop.emitOpError("has no #tile.flat layout; run "
                             "-tile-infer-layouts first");
   auto layout = dyn_cast<tile::FlatLayoutAttr>(loop.getLayoutAttr());
-  if (!layout)
+  if (!layout) {
+    tile::TargetAttr target = tile::getTarget(loop);
     return loop.emitOpError("over a fragment in the ")
-           << loop.getLayoutAttr()
-           << " layout is not supported by the code generator yet";
+           << loop.getLayoutAttr() << " layout is not supported by the "
+           << (target ? target.getArch() : StringRef("tilec"))
+           << " code generator yet";
+  }
   if (loop.getExtents().back() % layout.getVec() != 0)
     return loop.emitOpError("layout ")
            << layout << " needs a vector width dividing the innermost extent";
