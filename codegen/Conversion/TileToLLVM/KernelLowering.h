@@ -132,6 +132,11 @@ public:
   /// Converts a stored value back to `elementType`.
   mlir::Value fromStorage(mlir::Location loc, mlir::Value stored,
                           mlir::Type elementType);
+  /// The row-major element offset of `indices` in a tile of static `shape`
+  /// (0 without indices).
+  mlir::Value rowMajorOffset(mlir::Location loc,
+                             llvm::ArrayRef<mlir::Value> indices,
+                             llvm::ArrayRef<int64_t> shape);
   /// The address of element `indices` of `tensor` (row-major).
   mlir::Value elementPointer(mlir::Location loc, const Tensor &tensor,
                              llvm::ArrayRef<mlir::Value> indices);

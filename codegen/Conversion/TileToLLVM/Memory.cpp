@@ -44,6 +44,21 @@ Value KernelLowering::fromStorage(Location loc, Value stored,
                                zeroOf(loc, stored.getType()));
 }
 
+Value KernelLowering::rowMajorOffset(Location loc, ArrayRef<Value> indices,
+                                     ArrayRef<int64_t> shape) {
+  if (indices.empty())
+    return indexConstant(loc, 0);
+  // ((i0 * E1 + i1) * E2 + i2) ...
+  Value linear = indices.front();
+  for (size_t d = 1; d < indices.size(); ++d)
+    linear = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, linear,
+                              indexConstant(loc, shape[d])),
+        indices[d]);
+  return linear;
+}
+
 Value KernelLowering::elementPointer(Location loc, const Tensor &tensor,
                                      ArrayRef<Value> indices) {
   // Row-major: ((i0 * D1 + i1) * D2 + i2) ...
@@ -94,17 +109,9 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
                                  "loop is not supported by the code "
                                  "generator");
     linear = lane.fragmentIndex;
-  } else if (indices.empty()) {
-    linear = indexConstant(loc, 0);
   } else {
     auto type = cast<tile::BufferType>(bufferValue.getType());
-    linear = indices.front();
-    for (size_t d = 1; d < indices.size(); ++d)
-      linear = arith::AddIOp::create(
-          builder, loc,
-          arith::MulIOp::create(builder, loc, linear,
-                                indexConstant(loc, type.getDimSize(d))),
-          indices[d]);
+    linear = rowMajorOffset(loc, indices, type.getShape());
   }
   Value offset =
       arith::IndexCastOp::create(builder, loc, builder.getI64Type(), linear);

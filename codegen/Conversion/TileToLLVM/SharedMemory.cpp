@@ -89,14 +89,7 @@ Value KernelLowering::sharedElementPointer(Location loc,
           dyn_cast_or_null<tile::SharedLayoutAttrInterface>(buffer.layout)) {
     linear = layout.emitElementOffset(builder, loc, buffer.shape, indices);
   } else {
-    // Row-major: ((i0 * E1 + i1) * E2 + i2) ...
-    linear = indices.front();
-    for (size_t d = 1; d < indices.size(); ++d)
-      linear = arith::AddIOp::create(
-          builder, loc,
-          arith::MulIOp::create(builder, loc, linear,
-                                indexConstant(loc, buffer.shape[d])),
-          indices[d]);
+    linear = rowMajorOffset(loc, indices, buffer.shape);
   }
   Value offset =
       arith::IndexCastOp::create(builder, loc, builder.getI64Type(), linear);
