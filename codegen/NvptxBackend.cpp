@@ -8,6 +8,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -34,6 +35,19 @@ llvm::CodeGenOptLevel codeGenOptLevel(unsigned optLevel) {
   }
 }
 
+/// Makes the NVPTX data layout use 32-bit pointers for shared (and const
+/// and local) memory, as CUDA's own compilers do: shared-memory addresses
+/// and their arithmetic then take one register instead of two. The NVPTX
+/// back end offers this only as the command-line option `nvptx-short-ptr`,
+/// read when a target machine is created.
+void useSharedMemoryShortPointers() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("nvptx-short-ptr");
+  if (found == options.end())
+    return;
+  static_cast<llvm::cl::opt<bool> *>(found->second)->setValue(true);
+}
+
 llvm::OptimizationLevel optimizationLevel(unsigned optLevel) {
   switch (optLevel) {
   case 0:
@@ -56,6 +70,7 @@ tilec::createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel) {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    useSharedMemoryShortPointers();
   });
 
   llvm::Triple triple(kNvptxTriple);

@@ -8,13 +8,15 @@
 //   prologue:  for i < S-1: if (i < n) { producers of iteration i -> stage i }
 //              async_commit
 //   loop k:    async_wait(S-2); barrier           // stage k % S has landed
-//              consumers of iteration k on stage k % S
 //              if (k+S-1 < n) { producers of k+S-1 -> stage (k+S-1) % S }
 //              async_commit                        // one group per iteration
+//              consumers of iteration k on stage k % S
 //   drain:     async_wait(0); barrier
 //
 // The stage refilled in iteration k, (k-1) % S, was last read in iteration
-// k-1, which every thread finished at iteration k's barrier. The copy/wait
+// k-1, which every thread finished at iteration k's barrier. Issuing the
+// copies before the consumers gives them S-1 iterations of compute to land
+// in (with S = 2, one: the copies of k+1 overlap the compute of k). The copy/wait
 // mechanism is the target's (`tile.copy {async}` becomes cp.async on the
 // mma.sync path); the schedule is not. Loops it cannot pipeline (no
 // producer, a producer's tile used outside the loop or written by another
@@ -196,6 +198,9 @@ void LoopPipeliner::run() {
     Value k = steady.getInductionVar();
     tile::AsyncWaitOp::create(builder, loc, stages - 2);
     tile::BarrierOp::create(builder, loc);
+    emitProducers(arith::AddIOp::create(builder, loc, k, constant(stages - 1)),
+                  upperBound);
+    tile::AsyncCommitOp::create(builder, loc);
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), k);
     mapStages(mapping,
@@ -207,9 +212,6 @@ void LoopPipeliner::run() {
       if (!mapping.contains(&op))
         builder.clone(op, mapping);
     }
-    emitProducers(arith::AddIOp::create(builder, loc, k, constant(stages - 1)),
-                  upperBound);
-    tile::AsyncCommitOp::create(builder, loc);
   }
   // Nothing is in flight, and every thread is done with the stages, when
   // the loop ends.

@@ -18,6 +18,7 @@ configs=(
   "m128n256k64s3t256:-D block_N=256 -D block_K=64 -D threads=256"
   "m128n128k64s4t128:-D block_K=64 -D stages=4"
   "m128n128k32s4t128:-D stages=4"
+  "m128n128k64s2t128:-D block_K=64 -D stages=2"
 )
 for dtype in f16 bf16; do
   for entry in "${configs[@]}"; do
