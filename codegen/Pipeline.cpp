@@ -6,6 +6,7 @@
 #include "dialects/Tile/TileOps.h"
 #include "passes/Passes.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -40,6 +41,8 @@ void tilec::populateTileToNVVMPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   pm.addPass(createTileLowerSCFToCF());
   pm.addPass(createTileConvertArithMathToNVVM());
+  // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 

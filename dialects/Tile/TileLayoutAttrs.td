@@ -56,9 +56,30 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
     tile (PTX ISA, mma.m16n8k16 fragment C). The tile's shape must divide
     into `16 warps_m x 8 warps_n` pieces and the block must have
     `32 * warps_m * warps_n` threads.
+
+    `#tile.mma<warps_m = 4, warps_n = 2, warpgroup = true>` is the
+    accumulator layout of wgmma (sm_90a): the warps are numbered down the
+    columns of the grid (warp `w` at row `w % warps_m`, column
+    `w / warps_m`, so that each group of 4 consecutive warps, a warpgroup,
+    covers 64 consecutive rows) and the 16-row accumulator tiles of a warp
+    are interleaved with those of the other warps of its column: accumulator
+    tile `m` of the warp at row `r` holds tile rows `16 * (m * warps_m + r)`
+    to `16 * (m * warps_m + r) + 15`. A warpgroup's `m`-th tiles together
+    are the `64 x (N / warps_n)` result of one `wgmma.mma_async.m64nNk16`,
+    whose fragment D has this register order (PTX ISA, wgmma register
+    fragments). `warps_m` must be a multiple of 4.
   }];
-  let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN);
-  let assemblyFormat = "`<` `warps_m` `=` $warpsM `,` `warps_n` `=` $warpsN `>`";
+  let parameters = (ins "int64_t":$warpsM, "int64_t":$warpsN,
+                        DefaultValuedParameter<"bool", "false">:$warpgroup);
+  let assemblyFormat = [{
+    `<` `warps_m` `=` $warpsM `,` `warps_n` `=` $warpsN
+    (`,` `warpgroup` `=` $warpgroup^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "int64_t":$warpsM, "int64_t":$warpsN), [{
+      return $_get($_ctxt, warpsM, warpsN, /*warpgroup=*/false);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// The warp tiles of a tile of `shape`, or failure if the layout does
@@ -83,12 +104,44 @@ def Tile_SwizzledLayoutAttr : AttrDef<Tile_Dialect, "SwizzledLayout",
     `Swizzle<log2 max_phase, log2 vec, log2(W * per_phase / vec)>`. All three
     parameters are powers of two; `W` must be a multiple of
     `vec * max_phase`, so that every row is permuted within itself.
+
+    With `panel = P` (a multiple of `vec * max_phase` that divides `W`), the
+    last two dimensions `R x W` are cut into `W / P` column panels of
+    `R x P`, stored one after the other (leading dimensions outermost), each
+    swizzled as above with rows of `P`: element `(b, r, c)` is at offset
+    `b * R * W + (c / P) * R * P + r * P + (c % P ^ (((r / per_phase) %
+    max_phase) * vec))`. With 128-byte panels this is the layout that TMA
+    boxes of 128-byte rows write and wgmma descriptors describe (the
+    128-byte swizzle mode, `addr[6:4] ^= addr[9:7]`).
   }];
   let parameters = (ins "int64_t":$vec, "int64_t":$per_phase,
-                        "int64_t":$max_phase);
+                        "int64_t":$max_phase,
+                        DefaultValuedParameter<"int64_t", "0">:$panel);
   let assemblyFormat = [{
     `<` `vec` `=` $vec `,` `per_phase` `=` $per_phase `,` `max_phase` `=`
-    $max_phase `>`
+    $max_phase (`,` `panel` `=` $panel^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "int64_t":$vec, "int64_t":$per_phase,
+                     "int64_t":$max_phase), [{
+      return $_get($_ctxt, vec, per_phase, max_phase, /*panel=*/0);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The panel width for a tile whose rows are `rowWidth` elements: the
+    /// whole row without a `panel` parameter.
+    int64_t getPanelWidth(int64_t rowWidth) const {
+      return getPanel() ? getPanel() : rowWidth;
+    }
+    /// How a wgmma descriptor describes a `rows x width` tile of
+    /// `elementBytes`-byte elements in this layout (rows of K when
+    /// `contiguousIsK` is false, rows of M or N otherwise), or std::nullopt
+    /// if no descriptor can: the panels must be one swizzle span (32, 64
+    /// or 128 bytes) wide, swizzled in 16-byte vectors as that mode does,
+    /// with a multiple of 8 rows.
+    std::optional<WgmmaOperandLayout>
+    describeForWgmma(int64_t rows, int64_t width, int64_t elementBytes,
+                     bool contiguousIsK) const;
   }];
   let genVerifyDecl = 1;
 }

@@ -110,10 +110,14 @@ FlatLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
 
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                      int64_t warpsM, int64_t warpsN) {
+                      int64_t warpsM, int64_t warpsN, bool warpgroup) {
   if (warpsM < 1 || warpsN < 1)
     return emitError() << "warps_m and warps_n must be positive, got " << warpsM
                        << " and " << warpsN;
+  if (warpgroup && warpsM % 4 != 0)
+    return emitError() << "a warpgroup layout needs warps_m to be a multiple "
+                          "of 4 (whole warpgroups), got "
+                       << warpsM;
   return success();
 }
 
@@ -122,7 +126,7 @@ FailureOr<MmaTiling> MmaLayoutAttr::getTiling(ArrayRef<int64_t> shape) const {
       shape[1] % (8 * getWarpsN()) != 0)
     return failure();
   return MmaTiling{getWarpsM(), getWarpsN(), shape[0] / getWarpsM(),
-                   shape[1] / getWarpsN()};
+                   shape[1] / getWarpsN(), getWarpgroup()};
 }
 
 int64_t MmaLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape,
@@ -149,13 +153,17 @@ MmaLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
 
 LogicalResult
 SwizzledLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                           int64_t vec, int64_t perPhase, int64_t maxPhase) {
+                           int64_t vec, int64_t perPhase, int64_t maxPhase,
+                           int64_t panel) {
   std::pair<StringRef, int64_t> parameters[] = {
       {"vec", vec}, {"per_phase", perPhase}, {"max_phase", maxPhase}};
   for (auto [name, value] : parameters)
     if (value < 1 || !llvm::isPowerOf2_64(value))
       return emitError() << name << " must be a positive power of two, got "
                          << value;
+  if (panel < 0 || panel % (vec * maxPhase) != 0)
+    return emitError() << "panel must be a multiple of vec * max_phase = "
+                       << vec * maxPhase << ", got " << panel;
   return success();
 }
 
@@ -169,6 +177,11 @@ SwizzledLayoutAttr::verifyShape(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << *this << " needs an innermost extent that is a "
                        << "multiple of vec * max_phase = " << period << ", got "
                        << shape.back();
+  if (getPanel() && (shape.size() < 2 || shape.back() % getPanel() != 0))
+    return emitError() << *this << " needs a tile of rank 2 or more whose "
+                       << "innermost extent is a multiple of the panel, got "
+                       << "extent " << shape.back() << " and rank "
+                       << shape.size();
   return success();
 }
 
@@ -180,27 +193,85 @@ int64_t SwizzledLayoutAttr::getElementOffset(ArrayRef<int64_t> shape,
                                              ArrayRef<int64_t> coords) const {
   int64_t row = getRow(shape, coords);
   int64_t phase = (row / getPerPhase()) % getMaxPhase();
-  // Flipping bits of the vector index within the row: (c / vec ^ phase) *
-  // vec + c % vec, as vec is a power of two.
-  return row * shape.back() + (coords.back() ^ (phase * getVec()));
+  int64_t width = shape.back(), panel = getPanelWidth(width);
+  int64_t column = coords.back();
+  // Flipping bits of the vector index within the panel's row: (c / vec ^
+  // phase) * vec + c % vec, as vec is a power of two.
+  int64_t swizzled = (column % panel) ^ (phase * getVec());
+  if (panel == width)
+    return row * width + swizzled;
+  // Matrices of R x W one after the other, each a sequence of R x P panels.
+  int64_t rows = shape[shape.size() - 2];
+  int64_t matrix = row / rows, rowInMatrix = row % rows;
+  return matrix * rows * width + column / panel * rows * panel +
+         rowInMatrix * panel + swizzled;
 }
 
 Value SwizzledLayoutAttr::emitElementOffset(OpBuilder &builder, Location loc,
                                             ArrayRef<int64_t> shape,
                                             ValueRange coords) const {
   Value row = emitRow(builder, loc, shape, coords);
-  auto log2 = [&](int64_t value) {
-    return indexConstant(builder, loc, llvm::Log2_64(value));
+  auto constant = [&](int64_t value) {
+    return indexConstant(builder, loc, value);
   };
+  auto log2 = [&](int64_t value) { return constant(llvm::Log2_64(value)); };
   // phase = (row >> log2 per_phase) & (max_phase - 1).
   Value phase = builder.createOrFold<arith::AndIOp>(
       loc, builder.createOrFold<arith::ShRUIOp>(loc, row, log2(getPerPhase())),
-      indexConstant(builder, loc, getMaxPhase() - 1));
-  // column = c ^ (phase << log2 vec).
-  Value column = builder.createOrFold<arith::XOrIOp>(
-      loc, coords.back(),
-      builder.createOrFold<arith::ShLIOp>(loc, phase, log2(getVec())));
-  return emitRowMajor(builder, loc, row, shape.back(), column);
+      constant(getMaxPhase() - 1));
+  Value flip = builder.createOrFold<arith::ShLIOp>(loc, phase, log2(getVec()));
+  int64_t width = shape.back(), panel = getPanelWidth(width);
+  Value column = coords.back();
+  if (panel == width)
+    // column = c ^ (phase << log2 vec).
+    return emitRowMajor(builder, loc, row, width,
+                        builder.createOrFold<arith::XOrIOp>(loc, column, flip));
+  // The panel's row: (c % P) ^ (phase << log2 vec), at (c / P) * R * P +
+  // r * P in matrix row / R.
+  int64_t rows = shape[shape.size() - 2];
+  Value inPanel = builder.createOrFold<arith::XOrIOp>(
+      loc, builder.createOrFold<arith::RemUIOp>(loc, column, constant(panel)),
+      flip);
+  Value panelIndex =
+      builder.createOrFold<arith::DivUIOp>(loc, column, constant(panel));
+  Value offset = builder.createOrFold<arith::MulIOp>(loc, panelIndex,
+                                                     constant(rows * panel));
+  Value rowInMatrix = row;
+  if (shape.size() > 2) {
+    Value matrix =
+        builder.createOrFold<arith::DivUIOp>(loc, row, constant(rows));
+    rowInMatrix =
+        builder.createOrFold<arith::RemUIOp>(loc, row, constant(rows));
+    offset = builder.createOrFold<arith::AddIOp>(
+        loc, offset,
+        builder.createOrFold<arith::MulIOp>(loc, matrix,
+                                            constant(rows * width)));
+  }
+  offset = builder.createOrFold<arith::AddIOp>(
+      loc, offset, emitRowMajor(builder, loc, rowInMatrix, panel, inPanel));
+  return offset;
+}
+
+std::optional<WgmmaOperandLayout>
+SwizzledLayoutAttr::describeForWgmma(int64_t rows, int64_t width,
+                                     int64_t elementBytes,
+                                     bool contiguousIsK) const {
+  int64_t swizzleBytes = getMaxPhase() * 16;
+  int64_t panel = getPanelWidth(width);
+  if (getVec() * elementBytes != 16 || getPerPhase() * swizzleBytes != 128 ||
+      panel * elementBytes != swizzleBytes || width % panel != 0 ||
+      rows % 8 != 0 || !llvm::is_contained({32, 64, 128}, swizzleBytes))
+    return std::nullopt;
+  WgmmaOperandLayout layout;
+  layout.swizzleBytes = swizzleBytes;
+  layout.layoutType = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  // 8 rows of one swizzle span are the repeating atom.
+  layout.strideByteOffset = 8 * swizzleBytes;
+  // K-major: a k16 step stays inside a panel (the start address moves);
+  // the field is unused and conventionally 1 (16 bytes). M/N-major: the
+  // next panel of M or N columns starts `rows` rows later.
+  layout.leadingByteOffset = contiguousIsK ? 16 : rows * swizzleBytes;
+  return layout;
 }
 
 //===----------------------------------------------------------------------===//

@@ -1,16 +1,23 @@
 //===- GemmRule.cpp - The accumulator layout of tensor-core GEMMs ---------===//
 //
-// The layout rule of `tile.gemm` on the mma.sync path: the accumulator C
-// gets `#tile.mma<warps_m, warps_n>`, the block's warps split over C as the
-// GEMM's policy says: `full_row` gives every warp whole rows (warps_m =
-// warps), `full_col` whole columns (warps_n = warps), `square` the split
-// whose warp tiles are closest to square. Everything the mma.sync lowering
-// cannot do is reported here, at the GEMM, before any lowering.
+// The layout rule of `tile.gemm`, which also selects the instruction: on a
+// target with wgmma (sm_90a), a GEMM whose block is whole warpgroups, whose
+// accumulator is f32 and whose shared operands a wgmma descriptor can
+// describe gets `#tile.mma<4 * groups_m, groups_n, warpgroup = true>`, the
+// warpgroups split over C as the policy says; every other GEMM takes the
+// mma.sync path, `#tile.mma<warps_m, warps_n>`, the warps split over C:
+// `full_row` gives every warp (warpgroup) whole rows, `full_col` whole
+// columns, `square` the split whose tiles are closest to square.
+// Everything the lowering cannot do is reported here, at the GEMM, before
+// any lowering.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Layout/LayoutConstraints.h"
 #include "passes/Layout/LayoutRules.h"
+#include "passes/Layout/SharedLayoutChoice.h"
+
+#include "dialects/Tile/TileTarget.h"
 
 #include <cstdlib>
 #include <optional>
@@ -23,11 +30,11 @@ namespace {
 /// Returns the warp grid for `policy` on an `m x n` accumulator over
 /// `warps` warps, or nullopt if none divides the accumulator into 16 x 8
 /// tiles.
+/// Returns the grid of `units` (warps or warpgroups) for `policy` on an
+/// `m x n` accumulator, or nullopt if none `fits`.
 std::optional<std::pair<int64_t, int64_t>>
-chooseWarpGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps) {
-  auto fits = [&](int64_t warpsM, int64_t warpsN) {
-    return m % (16 * warpsM) == 0 && n % (8 * warpsN) == 0;
-  };
+chooseGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps,
+           llvm::function_ref<bool(int64_t, int64_t)> fits) {
   switch (policy) {
   case tile::GemmPolicy::FullRow:
     if (fits(warps, 1))
@@ -47,7 +54,7 @@ chooseWarpGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps) {
       continue;
     int64_t warpsN = warps / warpsM;
     int64_t distance = std::abs(m / warpsM - n / warpsN);
-    // Ties go to more warps along M (taller warp tiles reuse B fragments).
+    // Ties go to more along M (taller tiles reuse B fragments).
     if (!best || distance < bestDistance ||
         (distance == bestDistance && warpsM > best->first)) {
       best = std::make_pair(warpsM, warpsN);
@@ -55,6 +62,76 @@ chooseWarpGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps) {
     }
   }
   return best;
+}
+
+/// Returns the warp grid of the mma.sync path.
+std::optional<std::pair<int64_t, int64_t>>
+chooseWarpGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps) {
+  return chooseGrid(policy, m, n, warps, [&](int64_t warpsM, int64_t warpsN) {
+    return m % (16 * warpsM) == 0 && n % (8 * warpsN) == 0;
+  });
+}
+
+/// How a wgmma descriptor would describe `operand` (a shared tile of the
+/// GEMM) in the layout tile-infer-layouts will give it, or nullopt.
+std::optional<tile::WgmmaOperandLayout> describeOperand(Value operand,
+                                                        bool contiguousIsK) {
+  auto type = cast<tile::BufferType>(operand.getType());
+  if (type.getRank() != 2)
+    return std::nullopt;
+  auto layout = dyn_cast_or_null<tile::SwizzledLayoutAttr>(type.getLayout());
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (!layout) {
+    if (type.getLayout())
+      return std::nullopt;
+    FailureOr<std::optional<tile::LayoutKind>> requested =
+        getRequestedLayout(operand);
+    if (failed(requested))
+      return std::nullopt;
+    layout = dyn_cast_or_null<tile::SwizzledLayoutAttr>(
+        static_cast<Attribute>(chooseSharedLayout(
+            operand.getContext(), type.getShape(), bits, *requested)));
+  }
+  if (!layout)
+    return std::nullopt;
+  return layout.describeForWgmma(type.getDimSize(0), type.getDimSize(1),
+                                 bits / 8, contiguousIsK);
+}
+
+/// Returns the warpgroup grid of the wgmma path for `gemm` with an `m x n`
+/// f32 accumulator over `threads` threads, or nullopt if the GEMM must take
+/// the mma.sync path.
+std::optional<std::pair<int64_t, int64_t>>
+chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
+  tile::TargetAttr target = tile::getTarget(gemm);
+  auto c = cast<tile::BufferType>(gemm.getC().getType());
+  if (!target || !target.hasFeature(TargetFeature::Wgmma) ||
+      !c.getElementType().isF32() || threads % 128 != 0)
+    return std::nullopt;
+  // A is K-major unless transposed; B is K-major only when transposed.
+  std::optional<tile::WgmmaOperandLayout> a =
+      describeOperand(gemm.getA(), !gemm.getTransposeA());
+  std::optional<tile::WgmmaOperandLayout> b =
+      describeOperand(gemm.getB(), gemm.getTransposeB());
+  if (!a || !b)
+    return std::nullopt;
+  // An M- or N-major operand's wgmma tiles must start at its panels (one
+  // swizzle span of M or N each).
+  int64_t elementBytes = cast<tile::BufferType>(gemm.getA().getType())
+                             .getElementType()
+                             .getIntOrFloatBitWidth() /
+                         8;
+  int64_t bPanel = gemm.getTransposeB() ? 0 : b->swizzleBytes / elementBytes;
+  int64_t aPanel = gemm.getTransposeA() ? a->swizzleBytes / elementBytes : 0;
+  if (aPanel && 64 % aPanel != 0)
+    return std::nullopt;
+  return chooseGrid(gemm.getPolicy(), m, n, threads / 128,
+                    [&](int64_t groupsM, int64_t groupsN) {
+                      int64_t groupN = n / groupsN;
+                      return m % (64 * groupsM) == 0 && n % groupsN == 0 &&
+                             groupN % 8 == 0 && groupN <= 256 &&
+                             (!bPanel || groupN % bPanel == 0);
+                    });
 }
 
 struct GemmLayoutRule
@@ -89,6 +166,13 @@ struct GemmLayoutRule
       return gemm.emitOpError("needs whole warps, but the block has ")
              << threads << " threads";
     int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+    if (std::optional<std::pair<int64_t, int64_t>> groups =
+            chooseWarpgroupGrid(gemm, m, n, threads)) {
+      constraints.addHolder(
+          alloc, tile::MmaLayoutAttr::get(gemm.getContext(), 4 * groups->first,
+                                          groups->second, /*warpgroup=*/true));
+      return success();
+    }
     std::optional<std::pair<int64_t, int64_t>> grid =
         chooseWarpGrid(gemm.getPolicy(), m, n, threads / 32);
     if (!grid)

@@ -99,6 +99,12 @@ tilec::chooseSharedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
   int64_t maxPhase = std::min<int64_t>(kBankChunks, chunks & -chunks);
   if (maxPhase == 1 && !requested)
     return tile::PaddedLayoutAttr::get(context, 0);
+  // Rows longer than 128 bytes are cut into 128-byte panels (rank 2 and
+  // more): the layout TMA boxes write and wgmma descriptors describe, and as
+  // free of conflicts as whole rows.
+  int64_t panel = 0;
+  if (maxPhase == kBankChunks && chunks > kBankChunks && shape.size() >= 2)
+    panel = kBankChunks * vec;
   return tile::SwizzledLayoutAttr::get(context, vec, kBankChunks / maxPhase,
-                                       maxPhase);
+                                       maxPhase, panel);
 }

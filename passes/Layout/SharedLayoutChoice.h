@@ -33,8 +33,11 @@ getRequestedLayout(mlir::Value buffer);
 /// * rows of whole 16-byte chunks: `#tile.swizzled<vec = 128 / elementBits,
 ///   per_phase = 8 / M, max_phase = M>` with `M = min(8, the largest power
 ///   of two dividing C)` (128-byte multiples: 1 and 8; 64-byte rows: 2 and
-///   4; 32-byte rows: 4 and 2). When `C` is odd, `M = 1` and the plain
-///   layout `#tile.padded<pad = 0>` is already conflict-free;
+///   4; 32-byte rows: 4 and 2); rows of more than 128 bytes (a multiple of
+///   128) in a tile of rank 2 or more get `panel = 1024 / elementBits`, one
+///   128-byte panel (the wgmma and TMA arrangement). When `C` is odd,
+///   `M = 1` and the plain layout `#tile.padded<pad = 0>` is already
+///   conflict-free;
 /// * other rows (no 16-byte access can use them): `#tile.padded<pad = 0>`.
 ///
 /// `requested` overrides the family: `Linear` gives `#tile.padded<pad = 0>`;

@@ -205,6 +205,41 @@ tile.kernel @gemm_policies(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", t
 
 // -----
 
+// On a target with wgmma (sm_90a), an f32 accumulator over whole
+// warpgroups whose shared operands a wgmma descriptor describes gets the
+// warpgroup layout: 2 warpgroups side by side on 128 x 256 (square);
+// B's 512-byte rows get 128-byte panels. An f16 accumulator, or an operand
+// whose layout no descriptor describes (padded), keeps the mma.sync
+// layout.
+// CHECK-LABEL: tile.kernel @wgmma_selection
+// CHECK: tile.alloc_shared : !tile.buffer<128x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
+// CHECK: tile.alloc_shared : !tile.buffer<64x256xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: tile.alloc_shared : !tile.buffer<64x128xf16, shared, #tile.padded<pad = 8>>
+// CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128x256xf32, fragment, #tile.mma<warps_m = 4, warps_n = 2, warpgroup = true>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128x64xf16, fragment, #tile.mma<warps_m = 4, warps_n = 2>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 2>>
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @wgmma_selection(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%M) threads(256) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+    %bp = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %bq = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    tile.annotate_layout %bp {layout = #tile.layout<padded>} : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+    %d = tile.alloc_fragment : !tile.buffer<128x64xf16, fragment>
+    %e = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+    tile.gemm %a, %bq, %d {transpose_b = true} : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x64xf16, shared>, !tile.buffer<128x64xf16, fragment>
+    tile.gemm %a, %bp, %e : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+  }
+}
+}
+
+// -----
+
 // Shared tiles get the bank-conflict-free swizzle for their rows (128-byte
 // rows: <8, 1, 8>; 64-byte rows: <8, 2, 4>), or the family annotate_layout
 // asks for (padded: rows padded to an odd number of 16-byte chunks).

@@ -2,15 +2,31 @@
 # Compiles the GEMM configurations (specs/gemm.tile, and the transposed
 # variants specs/gemm_{nt,tn,tt}.tile) that tools/gpu/bench_gemm.py checks and
 # times, with the tilec of BUILD_DIR (default build/), into OUTDIR (default
-# build/gemm-kernels), one folder per configuration, for sm_90 (the mma.sync
-# path, which the H200 runs natively).
+# build/gemm-kernels), one folder per configuration: for sm_90 (the mma.sync
+# path, which the H200 runs natively; folders named <dtype>-<config>) and
+# for sm_90a (the wgmma path; folders named sm90a-<dtype>-<config>).
 #
-#   tools/gpu/compile_gemm.sh [OUTDIR]
+#   tools/gpu/compile_gemm.sh [OUTDIR] [ARCH...]     (ARCH: sm_90, sm_90a)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tilec=${BUILD_DIR:-$root/build}/tools/tilec/tilec
 out=${1:-$root/build/gemm-kernels}
+shift || true
+archs=("$@")
+[ ${#archs[@]} -gt 0 ] || archs=(sm_90 sm_90a)
 rm -rf "$out"
+
+# compile DIR SPEC ARCH FLAGS...: one configuration, with its resource line.
+compile() {
+  local dir=$1 spec=$2 arch=$3
+  shift 3
+  mkdir -p "$dir"
+  "$tilec" "$root/specs/$spec" --arch "$arch" "$@" --emit=cubin,ptx,json \
+    -o "$dir"
+  echo "$(basename "$dir"): $(grep -o '"registers": [0-9]*' "$dir"/*.json)," \
+    "$(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
+}
+
 configs=(
   "m128n128k32s3t128:"
   "m128n256k32s3t256:-D block_N=256 -D threads=256"
@@ -20,28 +36,31 @@ configs=(
   "m128n128k32s4t128:-D stages=4"
   "m128n128k64s2t128:-D block_K=64 -D stages=2"
 )
-for dtype in f16 bf16; do
-  for entry in "${configs[@]}"; do
-    name=${entry%%:*}
-    flags=${entry#*:}
-    dir="$out/$dtype-$name"
-    mkdir -p "$dir"
-    # shellcheck disable=SC2086
-    "$tilec" "$root/specs/gemm.tile" --arch sm_90 -D dtype=$dtype $flags \
-      --emit=cubin,ptx,json -o "$dir"
-    echo "$dtype-$name: $(grep -o '"registers": [0-9]*' "$dir"/*.json), $(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
+# Only the wgmma path has the registers for these.
+wgmma_configs=(
+  "m256n128k64s3t256:-D block_M=256 -D block_K=64 -D threads=256"
+  "m128n256k64s4t256:-D block_N=256 -D block_K=64 -D stages=4 -D threads=256"
+)
+for arch in "${archs[@]}"; do
+  prefix=""
+  list=("${configs[@]}")
+  if [ "$arch" = sm_90a ]; then
+    prefix="sm90a-"
+    list+=("${wgmma_configs[@]}")
+  fi
+  for dtype in f16 bf16; do
+    for entry in "${list[@]}"; do
+      # shellcheck disable=SC2086
+      compile "$out/$prefix$dtype-${entry%%:*}" gemm.tile "$arch" \
+        -D dtype=$dtype ${entry#*:}
+    done
+    # The transposed variants at the best configuration measured.
+    for variant in nt tn tt; do
+      compile "$out/$prefix$dtype-$variant-m128n128k64s3t128" \
+        "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_K=64
+    done
   done
-  # The transposed variants at the best configuration measured.
-  for variant in nt tn tt; do
-    dir="$out/$dtype-$variant-m128n128k64s3t128"
-    mkdir -p "$dir"
-    "$tilec" "$root/specs/gemm_$variant.tile" --arch sm_90 -D dtype=$dtype \
-      -D block_K=64 --emit=cubin,ptx,json -o "$dir"
-    echo "$dtype-$variant: $(grep -o '"registers": [0-9]*' "$dir"/*.json), $(grep -o '"spill_stores": [0-9]*' "$dir"/*.json)"
-  done
+  # f16 accumulation (f16 inputs only; mma.sync on both architectures).
+  compile "$out/${prefix}f16-m128n128k64s3t128-f16acc" gemm.tile "$arch" \
+    -D dtype=f16 -D accum=f16 -D block_K=64
 done
-# f16 accumulation (f16 inputs only).
-dir="$out/f16-m128n128k64s3t128-f16acc"
-mkdir -p "$dir"
-"$tilec" "$root/specs/gemm.tile" --arch sm_90 -D dtype=f16 -D accum=f16 \
-  -D block_K=64 --emit=cubin,ptx,json -o "$dir"

@@ -292,15 +292,24 @@ LogicalResult FragmentElements::initialize() {
     tiling = *found;
     Value warp = arith::DivUIOp::create(builder, loc, thread, constant(32));
     Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
-    // Register 0 of a lane is at (warpRow*WTM + g, warpColumn*WTN + 2t).
-    Value warpRow =
-        arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsN));
-    Value warpColumn =
-        arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsN));
+    // Register 0 of a lane is at (rowOrigin(warpRow) + g,
+    // warpColumn*WTN + 2t) (MmaTiling::coordinates).
+    Value warpRow, warpColumn;
+    if (tiling.warpgroup) {
+      warpRow =
+          arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsM));
+      warpColumn =
+          arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsM));
+    } else {
+      warpRow =
+          arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsN));
+      warpColumn =
+          arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsN));
+    }
     rowBase = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, warpRow,
-                              constant(tiling.warpTileM)),
+                              constant(tiling.rowOrigin(1))),
         arith::DivUIOp::create(builder, loc, lane, constant(4)));
     columnBase = arith::AddIOp::create(
         builder, loc,
@@ -331,7 +340,7 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
     int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
     element.coordinates = {
         arith::AddIOp::create(builder, loc, rowBase,
-                              constant(16 * m + 8 * (i / 2))),
+                              constant(tiling.mTileStride() * m + 8 * (i / 2))),
         arith::AddIOp::create(builder, loc, columnBase,
                               constant(8 * n + i % 2))};
     return element;

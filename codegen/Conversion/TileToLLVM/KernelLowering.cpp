@@ -36,6 +36,11 @@ KernelLowering::KernelLowering(tile::KernelOp kernel,
                                const LoweringSet &lowerings)
     : kernel(kernel), lowerings(lowerings), builder(kernel) {
   builder.setListener(&counter);
+  kernel.walk([&](tile::GemmOp gemm) {
+    auto layout = dyn_cast_or_null<tile::MmaLayoutAttr>(
+        cast<tile::BufferType>(gemm.getC().getType()).getLayout());
+    asyncProxyReadsShared |= layout && layout.getWarpgroup();
+  });
 }
 
 //===----------------------------------------------------------------------===//

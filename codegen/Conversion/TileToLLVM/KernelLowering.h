@@ -177,7 +177,10 @@ public:
                                  const SharedBuffer &buffer, mlir::Value value,
                                  Lane &lane);
   /// Emits a barrier of the block's threads (`bar.sync 0`), which also
-  /// makes their earlier shared-memory writes visible to each other.
+  /// makes their earlier shared-memory writes visible to each other; in a
+  /// kernel whose tensor cores read shared memory through the async proxy
+  /// (wgmma), preceded by `fence.proxy.async.shared::cta`, so that the
+  /// writes are visible to that proxy too.
   void emitBarrier(mlir::Location loc);
 
 private:
@@ -197,6 +200,9 @@ private:
 
   mlir::tile::KernelOp kernel;
   const LoweringSet &lowerings;
+  /// True if an async-proxy reader (a wgmma GEMM) reads the kernel's shared
+  /// tiles.
+  bool asyncProxyReadsShared = false;
   CostCounter counter;
   mlir::OpBuilder builder;
   int64_t threads = 0;

@@ -25,7 +25,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateControlFlowLowerings(set);
     populateParallelLowerings(set);
     populateCopyLowerings(set);
-    populateMmaSyncLowerings(set);
+    populateGemmLowerings(set);
     populateSharedMemoryLowerings(set);
     populateRasterizationLowerings(set);
     return set;

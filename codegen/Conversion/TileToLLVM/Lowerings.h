@@ -87,8 +87,9 @@ void populateSharedMemoryLowerings(LoweringSet &set);
 
 /// `tile.copy` between global, shared and fragment tiles (Copy.cpp).
 void populateCopyLowerings(LoweringSet &set);
-/// `tile.gemm` with ldmatrix and mma.sync (MmaSync.cpp).
-void populateMmaSyncLowerings(LoweringSet &set);
+/// `tile.gemm` on the tensor-core path its accumulator's layout chose
+/// (Gemm.cpp: mma.sync or wgmma).
+void populateGemmLowerings(LoweringSet &set);
 /// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
 void populateRasterizationLowerings(LoweringSet &set);
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+#include "codegen/Conversion/TileToLLVM/TensorCoreGemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -155,9 +155,10 @@ LogicalResult MmaSyncLowering::emit() {
   auto layout = c ? dyn_cast_or_null<tile::MmaLayoutAttr>(
                         static_cast<Attribute>(c->fragmentLayout))
                   : tile::MmaLayoutAttr();
-  if (!a || !b || !layout)
+  if (!a || !b || !layout || layout.getWarpgroup())
     return gemm.emitOpError("needs shared A and B and a #tile.mma "
-                            "accumulator; run -tile-infer-layouts first");
+                            "accumulator of the mma.sync path; run "
+                            "-tile-infer-layouts first");
   auto cType = cast<tile::BufferType>(gemm.getC().getType());
   FailureOr<tile::MmaTiling> tiling = layout.getTiling(cType.getShape());
   if (failed(tiling) ||
@@ -264,12 +265,7 @@ LogicalResult MmaSyncLowering::emit() {
 
 } // namespace
 
-void tilec::populateMmaSyncLowerings(LoweringSet &set) {
-  set.add<tile::GemmOp>([](KernelLowering &lowering, tile::GemmOp gemm,
-                           Lane &lane) -> LogicalResult {
-    if (lane.fragmentIndex)
-      return gemm.emitOpError("inside a 'tile.parallel' loop is not "
-                              "supported");
-    return MmaSyncLowering(lowering, gemm).emit();
-  });
+LogicalResult tilec::emitMmaSyncGemm(KernelLowering &lowering,
+                                     tile::GemmOp gemm) {
+  return MmaSyncLowering(lowering, gemm).emit();
 }

@@ -99,6 +99,11 @@ Value KernelLowering::sharedElementPointer(Location loc,
 }
 
 void KernelLowering::emitBarrier(Location loc) {
+  if (asyncProxyReadsShared)
+    NVVM::FenceProxyOp::create(
+        builder, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(builder.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
   NVVM::Barrier0Op::create(builder, loc);
 }
 

@@ -164,3 +164,46 @@ TEST_CASE("#tile.mma: the mma.sync m16n8k16 accumulator over warps",
     checkCovers(MmaLayoutAttr::get(&context, warpsM, warpsN), {64, 64},
                 32 * warpsM * warpsN);
 }
+
+TEST_CASE("#tile.mma warpgroup: the wgmma m64nNk16 accumulator", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  // 128 x 256 over 8 warps, two warpgroups side by side (warps_n = 2):
+  // warp w is at row w % 4, column w / 4; its 16-row tiles are 64 rows
+  // apart; each warpgroup holds a 128 x 128 block.
+  auto layout = MmaLayoutAttr::get(&context, 4, 2, /*warpgroup=*/true);
+  FailureOr<MmaTiling> tiling = layout.getTiling({128, 256});
+  REQUIRE(succeeded(tiling));
+  CHECK(tiling->warpTileM == 32);
+  CHECK(tiling->warpTileN == 128);
+  CHECK(tiling->elementsPerThread() == 128);
+  checkCovers(layout, {128, 256}, 256);
+  // PTX ISA wgmma fragment D of m64n128: register i of lane l (g = l / 4,
+  // t = l % 4) of warp w of the warpgroup is row 16 w + g + 8 ((i >> 1) & 1),
+  // column 8 (i >> 2) + 2 t + (i & 1). Warp 6 = warp 2 of warpgroup 1
+  // (columns 128-255); lane 9 (g = 2, t = 1); register 64 + 7 = register 7
+  // of the second m64 block (rows 64-127).
+  auto coordinates =
+      layout.getElementCoordinates({128, 256}, 256, 6 * 32 + 9, 64 + 7);
+  REQUIRE(coordinates);
+  CHECK(*coordinates == SmallVector<int64_t>{64 + 32 + 2 + 8, 128 + 8 + 3});
+  // Two warpgroups stacked (warps_m = 8): warpgroup 1 owns rows 64-127 of
+  // every 128.
+  auto stacked = MmaLayoutAttr::get(&context, 8, 1, /*warpgroup=*/true);
+  checkCovers(stacked, {256, 64}, 256);
+  auto first = stacked.getElementCoordinates({256, 64}, 256, 4 * 32, 0);
+  REQUIRE(first);
+  CHECK(*first == SmallVector<int64_t>{64, 0});
+  // warps_m must be whole warpgroups.
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    errors.push_back(diagnostic.str());
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  CHECK(failed(MmaLayoutAttr::verify(emitError, 2, 2, true)));
+  CHECK(succeeded(MmaLayoutAttr::verify(emitError, 2, 2, false)));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "a warpgroup layout needs warps_m to be a multiple of 4 "
+                     "(whole warpgroups), got 2");
+}

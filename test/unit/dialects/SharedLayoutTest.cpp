@@ -155,13 +155,83 @@ TEST_CASE("emitted offsets equal getElementOffset", "[shared-layout]") {
         SharedLayoutAttrInterface(SwizzledLayoutAttr::get(&context, 8, 2, 4)),
         SharedLayoutAttrInterface(SwizzledLayoutAttr::get(&context, 4, 4, 2)),
         SharedLayoutAttrInterface(SwizzledLayoutAttr::get(&context, 16, 8, 1)),
+        SharedLayoutAttrInterface(
+            SwizzledLayoutAttr::get(&context, 8, 1, 8, 64)),
+        SharedLayoutAttrInterface(
+            SwizzledLayoutAttr::get(&context, 8, 2, 4, 32)),
         SharedLayoutAttrInterface(PaddedLayoutAttr::get(&context, 8)),
         SharedLayoutAttrInterface(PaddedLayoutAttr::get(&context, 0))}) {
     INFO("layout " << llvm::to_string(Attribute(layout)));
     checkEmitted(context, layout, {16, 64});
     checkEmitted(context, layout, {2, 8, 64});
-    checkEmitted(context, layout, {128});
+    checkEmitted(context, layout, {2, 8, 128});
+    if (!isa<SwizzledLayoutAttr>(layout) ||
+        !cast<SwizzledLayoutAttr>(layout).getPanel())
+      checkEmitted(context, layout, {128});
   }
+}
+
+TEST_CASE("#tile.swizzled panels: the 128-byte swizzle of TMA and wgmma",
+          "[shared-layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  // A 2-stage [2, 32, 128] f16 tile in 64-element (128-byte) panels: each
+  // stage is two 32 x 64 panels; in bytes, every panel is the 128-byte
+  // swizzle mode addr[6:4] ^= addr[9:7] of a dense 32 x 128-byte matrix.
+  auto layout = SwizzledLayoutAttr::get(&context, 8, 1, 8, 64);
+  SmallVector<int64_t> shape{2, 32, 128};
+  checkPlacement(layout, shape, 8);
+  forEachElement(shape, [&](ArrayRef<int64_t> coords) {
+    int64_t stage = coords[0], r = coords[1], c = coords[2];
+    int64_t dense = 2 * (r * 64 + c % 64); // bytes inside the panel
+    int64_t swizzled = dense ^ (((dense >> 7) & 7) << 4);
+    int64_t expected = stage * 32 * 128 + (c / 64) * 32 * 64 + swizzled / 2;
+    CHECK(layout.getElementOffset(shape, coords) == expected);
+  });
+  // With the panel equal to the row, it is the plain swizzle.
+  auto whole = SwizzledLayoutAttr::get(&context, 8, 1, 8, 64);
+  auto plain = SwizzledLayoutAttr::get(&context, 8, 1, 8);
+  forEachElement({16, 64}, [&](ArrayRef<int64_t> coords) {
+    CHECK(whole.getElementOffset({16, 64}, coords) ==
+          plain.getElementOffset({16, 64}, coords));
+  });
+}
+
+TEST_CASE("#tile.swizzled: wgmma descriptors", "[shared-layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  // 128 x 64 f16, K-major, 128-byte swizzle (TENSORCORES.md §5 example):
+  // layout type 1, SBO 1024 bytes, LBO unused (16).
+  auto sw128 = SwizzledLayoutAttr::get(&context, 8, 1, 8);
+  std::optional<WgmmaOperandLayout> a =
+      sw128.describeForWgmma(128, 64, 2, /*contiguousIsK=*/true);
+  REQUIRE(a);
+  CHECK(a->swizzleBytes == 128);
+  CHECK(a->layoutType == 1);
+  CHECK(a->strideByteOffset == 1024);
+  CHECK(a->leadingByteOffset == 16);
+  CHECK(a->descriptorBits() ==
+        (uint64_t(1) << 16 | uint64_t(64) << 32 | uint64_t(1) << 62));
+  // 64 x 128 f16 B, N-major, in 64-element panels: LBO = 64 rows x 128
+  // bytes between the panels.
+  auto panelled = SwizzledLayoutAttr::get(&context, 8, 1, 8, 64);
+  std::optional<WgmmaOperandLayout> b =
+      panelled.describeForWgmma(64, 128, 2, /*contiguousIsK=*/false);
+  REQUIRE(b);
+  CHECK(b->leadingByteOffset == 64 * 128);
+  CHECK(b->strideByteOffset == 1024);
+  // 64-byte rows: the 64-byte mode (type 2, SBO 512).
+  auto sw64 = SwizzledLayoutAttr::get(&context, 8, 2, 4);
+  std::optional<WgmmaOperandLayout> narrow =
+      sw64.describeForWgmma(128, 32, 2, true);
+  REQUIRE(narrow);
+  CHECK(narrow->layoutType == 2);
+  CHECK(narrow->strideByteOffset == 512);
+  // Rows of 256 bytes without panels, 12 rows, 32-bit
+  // elements in f16 vectors: no descriptor.
+  CHECK_FALSE(sw128.describeForWgmma(64, 128, 2, false));
+  CHECK_FALSE(sw128.describeForWgmma(12, 64, 2, true));
+  CHECK_FALSE(sw128.describeForWgmma(64, 64, 4, true));
 }
 
 TEST_CASE("shared layouts: verification", "[shared-layout]") {
@@ -173,20 +243,30 @@ TEST_CASE("shared layouts: verification", "[shared-layout]") {
     return success();
   });
   auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
-  CHECK(succeeded(SwizzledLayoutAttr::verify(emitError, 8, 1, 8)));
-  CHECK(failed(SwizzledLayoutAttr::verify(emitError, 8, 1, 6)));
+  CHECK(succeeded(SwizzledLayoutAttr::verify(emitError, 8, 1, 8, 0)));
+  CHECK(failed(SwizzledLayoutAttr::verify(emitError, 8, 1, 6, 0)));
+  CHECK(failed(SwizzledLayoutAttr::verify(emitError, 8, 1, 8, 96)));
   CHECK(failed(PaddedLayoutAttr::verify(emitError, -1)));
   auto swizzled = SwizzledLayoutAttr::get(&context, 8, 2, 4);
   CHECK(succeeded(swizzled.verifyShape(emitError, {64, 32})));
   CHECK(succeeded(swizzled.verifyShape(emitError, {2, 64, 96})));
   CHECK(failed(swizzled.verifyShape(emitError, {64, 48})));
   CHECK(failed(swizzled.verifyShape(emitError, {})));
-  REQUIRE(errors.size() == 4);
+  auto panelled = SwizzledLayoutAttr::get(&context, 8, 1, 8, 64);
+  CHECK(succeeded(panelled.verifyShape(emitError, {64, 128})));
+  CHECK(failed(panelled.verifyShape(emitError, {128})));
+  REQUIRE(errors.size() == 6);
   CHECK(errors[0] == "max_phase must be a positive power of two, got 6");
-  CHECK(errors[1] == "pad must not be negative, got -1");
-  CHECK(errors[2] == "#tile.swizzled<vec = 8, per_phase = 2, max_phase = 4> "
+  CHECK(errors[1] == "panel must be a multiple of vec * max_phase = 64, got "
+                     "96");
+  CHECK(errors[2] == "pad must not be negative, got -1");
+  CHECK(errors[3] == "#tile.swizzled<vec = 8, per_phase = 2, max_phase = 4> "
                      "needs an innermost extent that is a multiple of vec * "
                      "max_phase = 32, got 48");
-  CHECK(errors[3] == "#tile.swizzled<vec = 8, per_phase = 2, max_phase = 4> "
+  CHECK(errors[4] == "#tile.swizzled<vec = 8, per_phase = 2, max_phase = 4> "
                      "needs a tile of rank 1 or more");
+  CHECK(errors[5] == "#tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, "
+                     "panel = 64> needs a tile of rank 2 or more whose "
+                     "innermost extent is a multiple of the panel, got extent "
+                     "128 and rank 1");
 }

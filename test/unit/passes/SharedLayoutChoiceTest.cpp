@@ -191,7 +191,13 @@ TEST_CASE("chosen layouts: the rule", "[shared-layout-choice]") {
   Attribute plain = PaddedLayoutAttr::get(&context, 0);
   // f16: 128-byte rows and wider, 64-byte and 32-byte rows.
   CHECK(choose(128, 64, 16) == swizzled(8, 1, 8));
-  CHECK(choose(32, 256, 16) == swizzled(8, 1, 8));
+  // Rows wider than 128 bytes: 128-byte panels (rank 2 and more).
+  CHECK(choose(32, 256, 16) ==
+        Attribute(SwizzledLayoutAttr::get(&context, 8, 1, 8, 64)));
+  CHECK(choose(32, 128, 32) ==
+        Attribute(SwizzledLayoutAttr::get(&context, 4, 1, 8, 32)));
+  CHECK(Attribute(chooseSharedLayout(&context, {256}, 16)) ==
+        swizzled(8, 1, 8));
   CHECK(choose(128, 32, 16) == swizzled(8, 2, 4));
   CHECK(choose(128, 16, 16) == swizzled(8, 4, 2));
   // 8- and 32-bit elements: the same by bytes.

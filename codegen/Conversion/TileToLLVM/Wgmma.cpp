@@ -1,0 +1,207 @@
+//===- Wgmma.cpp - Tensor-core GEMMs with wgmma.mma_async (sm_90a) --------===//
+//
+// The lowering of `tile.gemm` on the wgmma path: C is a fragment in the
+// `#tile.mma<warps_m, warps_n, warpgroup = true>` layout, A and B are
+// shared tiles of f16 or bf16 in a swizzled layout that a wgmma matrix
+// descriptor describes (SS form). Warpgroup g = warp / 4 owns rows
+// `64 * (g % (warps_m / 4)) + 16 * warps_m * m` (m < its accumulator tiles)
+// and columns `N / warps_n * (g / (warps_m / 4))` of C; for every 16-wide
+// k step it issues one `wgmma.mma_async.m64nNk16` per 64-row block, whose
+// descriptors point at the block's rows of A and the warpgroup's columns of
+// B. The GEMM is one commit group: `wgmma.fence` (the accumulator registers
+// were written by other instructions), the wgmmas, `commit_group` and
+// `wait_group 0`, so that the registers hold the result, and the operand
+// stages may be refilled, when the op ends. Facts and formulas:
+// ../shared/design/TENSORCORES.md §5.
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/TensorCoreGemm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// A shared operand of a wgmma GEMM and how its descriptors are made.
+struct WgmmaOperand {
+  const SharedBuffer *buffer = nullptr;
+  /// The descriptor without its start address.
+  uint64_t descriptorBits = 0;
+  /// True if the operand is stored with K contiguous (K-major).
+  bool contiguousIsK = false;
+};
+
+/// Emits the GEMMs of one kernel on the wgmma path.
+class WgmmaLowering {
+public:
+  WgmmaLowering(KernelLowering &lowering, tile::GemmOp gemm)
+      : lowering(lowering), builder(lowering.getBuilder()), gemm(gemm),
+        loc(gemm.getLoc()) {}
+
+  LogicalResult emit();
+
+private:
+  Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
+  /// Describes `value` (a shared tile of the GEMM stored K-major if
+  /// `contiguousIsK`) or reports why no descriptor can.
+  FailureOr<WgmmaOperand> describe(Value value, bool contiguousIsK);
+  /// The descriptor of `operand` whose matrix starts at element (`row`,
+  /// `column`) of the tile: the start address `(address & 0x3FFFF) >> 4`
+  /// in bits 0-13 and the fixed fields above.
+  Value descriptor(const WgmmaOperand &operand, Value row, Value column);
+
+  KernelLowering &lowering;
+  OpBuilder &builder;
+  tile::GemmOp gemm;
+  Location loc;
+};
+
+FailureOr<WgmmaOperand> WgmmaLowering::describe(Value value,
+                                                bool contiguousIsK) {
+  WgmmaOperand operand;
+  operand.buffer = lowering.findShared(value);
+  operand.contiguousIsK = contiguousIsK;
+  const SharedBuffer *buffer = operand.buffer;
+  auto layout = buffer
+                    ? dyn_cast_or_null<tile::SwizzledLayoutAttr>(buffer->layout)
+                    : tile::SwizzledLayoutAttr();
+  std::optional<tile::WgmmaOperandLayout> described;
+  if (layout && buffer->shape.size() == 2)
+    described = layout.describeForWgmma(
+        buffer->shape[0], buffer->shape[1],
+        buffer->elementType.getIntOrFloatBitWidth() / 8, contiguousIsK);
+  if (!described)
+    return gemm.emitOpError("operand ")
+           << value << " is not a shared tile in a layout that a wgmma "
+           << "descriptor describes; run -tile-infer-layouts first";
+  operand.descriptorBits = described->descriptorBits();
+  return operand;
+}
+
+Value WgmmaLowering::descriptor(const WgmmaOperand &operand, Value row,
+                                Value column) {
+  Type i64 = builder.getI64Type();
+  Value pointer =
+      lowering.sharedElementPointer(loc, *operand.buffer, {row, column});
+  Value address = LLVM::PtrToIntOp::create(builder, loc, i64, pointer);
+  auto i64Constant = [&](uint64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, i64,
+                                    builder.getI64IntegerAttr(value));
+  };
+  Value start = LLVM::LShrOp::create(
+      builder, loc,
+      LLVM::AndOp::create(builder, loc, address, i64Constant(0x3FFFF)),
+      i64Constant(4));
+  return LLVM::OrOp::create(builder, loc, start,
+                            i64Constant(operand.descriptorBits));
+}
+
+LogicalResult WgmmaLowering::emit() {
+  const PrivateBuffer *c = lowering.findPrivate(gemm.getC());
+  auto layout = c ? dyn_cast_or_null<tile::MmaLayoutAttr>(
+                        static_cast<Attribute>(c->fragmentLayout))
+                  : tile::MmaLayoutAttr();
+  if (!layout || !layout.getWarpgroup() || !c->elementType.isF32())
+    return gemm.emitOpError("needs an f32 accumulator in a warpgroup "
+                            "#tile.mma layout; run -tile-infer-layouts first");
+  auto cType = cast<tile::BufferType>(gemm.getC().getType());
+  FailureOr<tile::MmaTiling> tiling = layout.getTiling(cType.getShape());
+  if (failed(tiling) ||
+      lowering.getThreads() != 32 * layout.getWarpsM() * layout.getWarpsN())
+    return gemm.emitOpError("accumulator layout ")
+           << layout << " does not fit the [" << cType.getDimSize(0) << ", "
+           << cType.getDimSize(1) << "] tile over " << lowering.getThreads()
+           << " threads";
+  // A is K-major unless transposed; B (K x N) is K-major when transposed.
+  FailureOr<WgmmaOperand> a = describe(gemm.getA(), !gemm.getTransposeA());
+  FailureOr<WgmmaOperand> b = describe(gemm.getB(), gemm.getTransposeB());
+  if (failed(a) || failed(b))
+    return failure();
+
+  // The warpgroup's first row and column (MmaTiling, warpgroup order).
+  Value warp = arith::DivUIOp::create(builder, loc, lowering.getThreadIndex(),
+                                      constant(32));
+  Value warpRow =
+      arith::RemUIOp::create(builder, loc, warp, constant(tiling->warpsM));
+  Value warpColumn =
+      arith::DivUIOp::create(builder, loc, warp, constant(tiling->warpsM));
+  Value groupRowBase = arith::MulIOp::create(
+      builder, loc, arith::DivUIOp::create(builder, loc, warpRow, constant(4)),
+      constant(64));
+  Value columnBase = arith::MulIOp::create(builder, loc, warpColumn,
+                                           constant(tiling->warpTileN));
+
+  MLIRContext *context = builder.getContext();
+  int64_t n = tiling->warpTileN, mTiles = tiling->mTiles();
+  int64_t registersPerTile = n / 2;
+  Type f32 = builder.getF32Type();
+  auto accumulatorType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(registersPerTile, f32));
+  SmallVector<Value> accumulators;
+  for (int64_t m = 0; m < mTiles; ++m) {
+    Value accumulator = LLVM::PoisonOp::create(builder, loc, accumulatorType);
+    for (int64_t i = 0; i < registersPerTile; ++i) {
+      Value value = gemm.getClear() ? lowering.zeroOf(loc, f32)
+                                    : lowering.loadFragmentRegister(
+                                          loc, *c, m * registersPerTile + i);
+      accumulator =
+          LLVM::InsertValueOp::create(builder, loc, accumulator, value, i);
+    }
+    accumulators.push_back(accumulator);
+  }
+
+  NVVM::WGMMATypes inputType = a->buffer->elementType.isBF16()
+                                   ? NVVM::WGMMATypes::bf16
+                                   : NVVM::WGMMATypes::f16;
+  auto typeAttr = [&](NVVM::WGMMATypes type) {
+    return NVVM::WGMMATypesAttr::get(context, type);
+  };
+  auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+  // Operand layouts: A row = K-major, col = M-major; B col = K-major,
+  // row = N-major.
+  auto layoutA = NVVM::MMALayoutAttr::get(
+      context, a->contiguousIsK ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+  auto layoutB = NVVM::MMALayoutAttr::get(
+      context, b->contiguousIsK ? NVVM::MMALayout::col : NVVM::MMALayout::row);
+  auto shape = NVVM::MMAShapeAttr::get(context, 64, n, 16);
+
+  NVVM::WgmmaFenceAlignedOp::create(builder, loc);
+  int64_t kExtent = cast<tile::BufferType>(gemm.getA().getType())
+                        .getDimSize(gemm.getTransposeA() ? 0 : 1);
+  for (int64_t k = 0; k < kExtent; k += 16) {
+    Value kValue = constant(k);
+    Value descriptorB = b->contiguousIsK ? descriptor(*b, columnBase, kValue)
+                                         : descriptor(*b, kValue, columnBase);
+    for (int64_t m = 0; m < mTiles; ++m) {
+      Value row = arith::AddIOp::create(builder, loc, groupRowBase,
+                                        constant(16 * tiling->warpsM * m));
+      Value descriptorA = a->contiguousIsK ? descriptor(*a, row, kValue)
+                                           : descriptor(*a, kValue, row);
+      accumulators[m] = NVVM::WgmmaMmaAsyncOp::create(
+          builder, loc, accumulatorType, accumulators[m], descriptorA,
+          descriptorB, shape, typeAttr(inputType), typeAttr(inputType),
+          typeAttr(NVVM::WGMMATypes::f32),
+          NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one,
+          one, layoutA, layoutB, /*satfinite=*/nullptr);
+    }
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
+  for (int64_t m = 0; m < mTiles; ++m)
+    for (int64_t i = 0; i < registersPerTile; ++i)
+      lowering.storeFragmentRegister(
+          loc, *c, m * registersPerTile + i,
+          LLVM::ExtractValueOp::create(builder, loc, accumulators[m], i));
+  return success();
+}
+
+} // namespace
+
+LogicalResult tilec::emitWgmmaGemm(KernelLowering &lowering,
+                                   tile::GemmOp gemm) {
+  return WgmmaLowering(lowering, gemm).emit();
+}
