@@ -229,13 +229,21 @@ def Tile_GemmOp : Tile_Op<"gemm", [
     A and B are shared or fragment tiles, C a fragment. With `transpose_a`,
     A is [K, M]; with `transpose_b`, B is [N, K]. `clear` zeroes C first.
     `policy` says how the block's warps split C.
+
+    `async` (set by tile-pipeline-loops) lets the GEMM end while its
+    tensor-core work is still in flight, where the path allows it (wgmma:
+    the GEMM waits for the previous async GEMM of the thread instead of for
+    itself); C, and the shared tiles A and B, must not be touched by
+    anything but a later GEMM until a later synchronous GEMM has waited for
+    it.
   }];
   let arguments = (ins Tile_Buffer:$a, Tile_Buffer:$b, Tile_Buffer:$c,
                        DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
                        DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
                        DefaultValuedAttr<Tile_GemmPolicyAttr,
                            "::mlir::tile::GemmPolicy::Square">:$policy,
-                       DefaultValuedAttr<BoolAttr, "false">:$clear);
+                       DefaultValuedAttr<BoolAttr, "false">:$clear,
+                       UnitAttr:$async);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b))
     `,` qualified(type($c))

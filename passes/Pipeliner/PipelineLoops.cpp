@@ -5,18 +5,28 @@
 // into shared tiles ("producers") and then computes on them:
 //
 //   every shared tile a producer writes gets S stages ([S, ...shape]);
-//   prologue:  for i < S-1: if (i < n) { producers of iteration i -> stage i }
+//   L = S-1-lag copies ahead (lag below);
+//   prologue:  for i < L: if (i < n) { producers of iteration i -> stage i }
 //              async_commit
-//   loop k:    async_wait(S-2); barrier           // stage k % S has landed
-//              if (k+S-1 < n) { producers of k+S-1 -> stage (k+S-1) % S }
+//   loop k:    async_wait(L-1); barrier           // stage k % S has landed
+//              if (k+L < n) { producers of k+L -> stage (k+L) % S }
 //              async_commit                        // one group per iteration
 //              consumers of iteration k on stage k % S
 //   drain:     async_wait(0); barrier
 //
-// The stage refilled in iteration k, (k-1) % S, was last read in iteration
-// k-1, which every thread finished at iteration k's barrier. Issuing the
-// copies before the consumers gives them S-1 iterations of compute to land
-// in (with S = 2, one: the copies of k+1 overlap the compute of k). The copy/wait
+// With lag 0 the stage refilled in iteration k, (k-1) % S, was last read in
+// iteration k-1, which every thread finished at iteration k's barrier.
+// Issuing the copies before the consumers gives them S-1 iterations of
+// compute to land in (with S = 2, one: the copies of k+1 overlap the
+// compute of k). When S >= 4 and the loop's GEMMs run on an asynchronous
+// tensor-core path (a warpgroup accumulator: wgmma), they become
+// `tile.gemm {async}` and may still read their stage when the iteration
+// ends (lag 1): each waits only for the previous one, so the stage refilled
+// in iteration k is (k-2) % S, whose GEMM every thread has waited for
+// before iteration k's barrier. The last iteration is peeled, with
+// synchronous GEMMs that wait for all, and the whole is guarded by
+// `0 < n`. A GEMM whose accumulator other ops of the loop touch stays
+// synchronous (and so does the loop). The copy/wait
 // mechanism is the target's (`tile.copy {async}` becomes cp.async on the
 // mma.sync path); the schedule is not. Loops it cannot pipeline (no
 // producer, a producer's tile used outside the loop or written by another
@@ -45,7 +55,36 @@ namespace {
 struct PipelinePlan {
   SmallVector<tile::CopyOp> producers;
   llvm::SetVector<Value> tiles;
+  /// The GEMMs that become asynchronous (lag 1), or none (lag 0).
+  SmallVector<tile::GemmOp> asyncGemms;
 };
+
+/// True if `gemm` runs on an asynchronous tensor-core path: its
+/// accumulator has the warpgroup (wgmma) layout.
+bool runsAsynchronously(tile::GemmOp gemm) {
+  auto layout = dyn_cast_or_null<tile::MmaLayoutAttr>(
+      cast<tile::BufferType>(gemm.getC().getType()).getLayout());
+  return layout && layout.getWarpgroup();
+}
+
+/// The GEMMs of `loop`'s body that may stay in flight past their iteration:
+/// all of them if each runs asynchronously and nothing else in the loop
+/// touches its accumulator; otherwise none.
+SmallVector<tile::GemmOp> findAsyncGemms(tile::PipelinedOp loop) {
+  SmallVector<tile::GemmOp> gemms;
+  for (Operation &op : loop.getBody().front()) {
+    auto gemm = dyn_cast<tile::GemmOp>(op);
+    if (!gemm)
+      continue;
+    if (!runsAsynchronously(gemm))
+      return {};
+    for (Operation *user : gemm.getC().getUsers())
+      if (user != gemm && loop->isAncestor(user))
+        return {};
+    gemms.push_back(gemm);
+  }
+  return gemms;
+}
 
 /// True if `copy` fills a whole shared tile allocated outside `loop` from a
 /// global tensor.
@@ -89,6 +128,10 @@ std::optional<PipelinePlan> planLoop(tile::PipelinedOp loop) {
     }
   if (plan.producers.empty())
     return std::nullopt;
+  // With 3 stages an async GEMM would leave room for one copy in flight
+  // only, which measured slower on the H200 than two and synchronous GEMMs.
+  if (loop.getStages() >= 4)
+    plan.asyncGemms = findAsyncGemms(loop);
   for (Value tile : plan.tiles) {
     auto type = cast<tile::BufferType>(tile.getType());
     if (!stagesKeepLayout(type, loop.getStages()))
@@ -114,7 +157,8 @@ class LoopPipeliner {
 public:
   LoopPipeliner(tile::PipelinedOp loop, PipelinePlan plan)
       : loop(loop), plan(std::move(plan)), builder(loop),
-        stages(loop.getStages()) {}
+        stages(loop.getStages()),
+        lookahead(stages - 1 - (this->plan.asyncGemms.empty() ? 0 : 1)) {}
 
   void run();
 
@@ -125,6 +169,11 @@ private:
   /// Emits the producers of the iteration `iteration` into stage
   /// `iteration % S`, if `iteration < n`.
   void emitProducers(Value iteration, Value upperBound);
+  /// Emits iteration `k` of the steady state: wait for its stage, start
+  /// the copies of iteration k + L (unless `upperBound` is null: none are
+  /// left), run the consumers on the stage, their GEMMs async if
+  /// `asyncGemms`.
+  void emitIteration(Value k, Value upperBound, bool asyncGemms);
   /// Maps every tile to its stage `stage` in `mapping`.
   void mapStages(IRMapping &mapping, Value stage);
   /// Clones `op` and the ops of the loop body it needs, with `mapping`.
@@ -134,6 +183,9 @@ private:
   PipelinePlan plan;
   OpBuilder builder;
   int64_t stages;
+  /// Iterations whose copies are in flight ahead of the compute: S-1 minus
+  /// the lag of the consumers.
+  int64_t lookahead;
 };
 
 void LoopPipeliner::mapStages(IRMapping &mapping, Value stage) {
@@ -174,6 +226,30 @@ void LoopPipeliner::emitProducers(Value iteration, Value upperBound) {
     cloneWithSlice(producer, mapping);
 }
 
+void LoopPipeliner::emitIteration(Value k, Value upperBound, bool asyncGemms) {
+  Location loc = loop.getLoc();
+  tile::AsyncWaitOp::create(builder, loc, lookahead - 1);
+  tile::BarrierOp::create(builder, loc);
+  if (upperBound) {
+    emitProducers(arith::AddIOp::create(builder, loc, k, constant(lookahead)),
+                  upperBound);
+    tile::AsyncCommitOp::create(builder, loc);
+  }
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  mapStages(mapping, arith::RemUIOp::create(builder, loc, k, constant(stages)));
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    if ((copy && llvm::is_contained(plan.producers, copy)) ||
+        mapping.contains(&op))
+      continue;
+    Operation *clone = builder.clone(op, mapping);
+    if (auto gemm = dyn_cast<tile::GemmOp>(op);
+        asyncGemms && gemm && llvm::is_contained(plan.asyncGemms, gemm))
+      cast<tile::GemmOp>(clone).setAsync(true);
+  }
+}
+
 void LoopPipeliner::run() {
   Location loc = loop.getLoc();
   // Every filled tile gets S stages.
@@ -185,33 +261,35 @@ void LoopPipeliner::run() {
                                        type.getScope(), type.getLayout()));
   }
   Value upperBound = loop.getUpperBound();
-  for (int64_t i = 0; i + 1 < stages; ++i) {
-    emitProducers(constant(i), upperBound);
-    tile::AsyncCommitOp::create(builder, loc);
-  }
-
-  auto steady = tile::SerialOp::create(builder, loc, upperBound);
+  bool async = !plan.asyncGemms.empty();
   {
     OpBuilder::InsertionGuard insertion(builder);
-    Block &body = steady.getBody().front();
-    builder.setInsertionPoint(body.getTerminator());
-    Value k = steady.getInductionVar();
-    tile::AsyncWaitOp::create(builder, loc, stages - 2);
-    tile::BarrierOp::create(builder, loc);
-    emitProducers(arith::AddIOp::create(builder, loc, k, constant(stages - 1)),
-                  upperBound);
-    tile::AsyncCommitOp::create(builder, loc);
-    IRMapping mapping;
-    mapping.map(loop.getInductionVar(), k);
-    mapStages(mapping,
-              arith::RemUIOp::create(builder, loc, k, constant(stages)));
-    for (Operation &op : loop.getBody().front().without_terminator()) {
-      auto copy = dyn_cast<tile::CopyOp>(op);
-      if (copy && llvm::is_contained(plan.producers, copy))
-        continue;
-      if (!mapping.contains(&op))
-        builder.clone(op, mapping);
+    if (async) {
+      // Everything runs only if the loop does, so that every path from an
+      // async GEMM to the end of the loop passes the synchronous last
+      // iteration (ptxas serializes every wgmma otherwise, C7514/C7515).
+      Value runs = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, constant(0), upperBound);
+      auto guard = tile::IfOp::create(builder, loc, runs, /*withElse=*/false);
+      builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
     }
+    for (int64_t i = 0; i < lookahead; ++i) {
+      emitProducers(constant(i), upperBound);
+      tile::AsyncCommitOp::create(builder, loc);
+    }
+    Value last;
+    if (async)
+      last = arith::SubIOp::create(builder, loc, upperBound, constant(1));
+    auto steady =
+        tile::SerialOp::create(builder, loc, async ? last : upperBound);
+    {
+      OpBuilder::InsertionGuard body(builder);
+      builder.setInsertionPoint(steady.getBody().front().getTerminator());
+      emitIteration(steady.getInductionVar(), upperBound, async);
+    }
+    // The last iteration, peeled: its GEMMs wait for every GEMM.
+    if (async)
+      emitIteration(last, /*upperBound=*/nullptr, /*asyncGemms=*/false);
   }
   // Nothing is in flight, and every thread is done with the stages, when
   // the loop ends.

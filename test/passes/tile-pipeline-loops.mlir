@@ -79,3 +79,80 @@ tile.kernel @not_pipelined(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", t
     tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
   }
 }
+
+// -----
+
+// A GEMM on the asynchronous wgmma path (warpgroup accumulator) with 4
+// stages becomes `async` and may still read its stage after its iteration:
+// the copies run S - 2 = 2 iterations ahead, the stage refilled in
+// iteration k is (k + 2) % 4 = (k - 2) % 4. The last iteration is peeled
+// with a synchronous GEMM (which waits for all), and everything is guarded
+// by 0 < n.
+// CHECK-LABEL: tile.kernel @async_gemm
+// CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared>
+// CHECK: %[[RUNS:.*]] = arith.cmpi ult, %{{.*}}, %[[N:.*]] : index
+// CHECK-NEXT: tile.if %[[RUNS]] {
+// CHECK: tile.async_commit
+// CHECK: tile.async_commit
+// CHECK-NOT: tile.async_commit
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK-NEXT: tile.serial %[[K:.*]] to %[[LAST]] {
+// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[K]], %[[TWO]] : index
+// CHECK: tile.async_commit
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {async}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.async_wait 1
+// CHECK-NEXT: tile.barrier
+// CHECK-NOT: tile.copy
+// CHECK: arith.remui %[[LAST]], %{{.*}} : index
+// CHECK: tile.gemm %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} : !tile.buffer
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.async_wait 0
+// CHECK-NEXT: tile.barrier
+tile.kernel @async_gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                        %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  %c64 = arith.constant 64 : index
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1, warpgroup = true>>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 4 {
+      %col = arith.muli %k, %c64 : index
+      tile.copy %A[%bx, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1, warpgroup = true>>
+    }
+  }
+}
+
+// -----
+
+// The same GEMM with its accumulator read in the loop stays synchronous:
+// 3 copies ahead of 4 stages, nothing peeled.
+// CHECK-LABEL: tile.kernel @sync_gemm
+// CHECK: tile.serial
+// CHECK-NEXT: tile.async_wait 2
+// CHECK: tile.gemm %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} : !tile.buffer
+// CHECK: tile.clear
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.async_wait 0
+tile.kernel @sync_gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                       %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1, warpgroup = true>>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 4 {
+      %col = arith.muli %k, %c64 : index
+      tile.copy %A[%bx, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1, warpgroup = true>>
+      tile.clear %c : !tile.buffer<128x128xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1, warpgroup = true>>
+    }
+  }
+}

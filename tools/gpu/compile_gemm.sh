@@ -39,7 +39,10 @@ configs=(
 # Only the wgmma path has the registers for these.
 wgmma_configs=(
   "m256n128k64s3t256:-D block_M=256 -D block_K=64 -D threads=256"
+  "m256n128k64s4t256:-D block_M=256 -D block_K=64 -D stages=4 -D threads=256"
   "m128n256k64s4t256:-D block_N=256 -D block_K=64 -D stages=4 -D threads=256"
+  "m128n256k32s6t256:-D block_N=256 -D stages=6 -D threads=256"
+  "m128n128k32s6t128:-D stages=6"
 )
 for arch in "${archs[@]}"; do
   prefix=""

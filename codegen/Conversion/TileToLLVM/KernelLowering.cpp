@@ -39,7 +39,7 @@ KernelLowering::KernelLowering(tile::KernelOp kernel,
   kernel.walk([&](tile::GemmOp gemm) {
     auto layout = dyn_cast_or_null<tile::MmaLayoutAttr>(
         cast<tile::BufferType>(gemm.getC().getType()).getLayout());
-    asyncProxyReadsShared |= layout && layout.getWarpgroup();
+    wgmma |= layout && layout.getWarpgroup();
   });
 }
 

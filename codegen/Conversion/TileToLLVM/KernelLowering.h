@@ -98,6 +98,8 @@ public:
   mlir::tile::KernelOp getKernel() { return kernel; }
   /// The launch's threads per block.
   int64_t getThreads() const { return threads; }
+  /// True if a GEMM of the kernel runs on wgmma (a warpgroup accumulator).
+  bool usesWgmma() const { return wgmma; }
   /// The thread's index in its block, as an `index`.
   mlir::Value getThreadIndex() const { return threadIndex; }
   /// The global tensor `buffer` is, or null.
@@ -200,9 +202,9 @@ private:
 
   mlir::tile::KernelOp kernel;
   const LoweringSet &lowerings;
-  /// True if an async-proxy reader (a wgmma GEMM) reads the kernel's shared
-  /// tiles.
-  bool asyncProxyReadsShared = false;
+  /// True if a GEMM of the kernel runs on wgmma, which reads shared tiles
+  /// through the async proxy.
+  bool wgmma = false;
   CostCounter counter;
   mlir::OpBuilder builder;
   int64_t threads = 0;

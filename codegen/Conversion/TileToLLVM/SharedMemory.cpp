@@ -99,7 +99,7 @@ Value KernelLowering::sharedElementPointer(Location loc,
 }
 
 void KernelLowering::emitBarrier(Location loc) {
-  if (asyncProxyReadsShared)
+  if (wgmma)
     NVVM::FenceProxyOp::create(
         builder, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(builder.getContext(),

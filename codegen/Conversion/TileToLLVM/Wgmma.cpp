@@ -9,9 +9,12 @@
 // k step it issues one `wgmma.mma_async.m64nNk16` per 64-row block, whose
 // descriptors point at the block's rows of A and the warpgroup's columns of
 // B. The GEMM is one commit group: `wgmma.fence` (the accumulator registers
-// were written by other instructions), the wgmmas, `commit_group` and
-// `wait_group 0`, so that the registers hold the result, and the operand
-// stages may be refilled, when the op ends. Facts and formulas:
+// may have been written by other instructions), the wgmmas, `commit_group`
+// and `wait_group 0`, so that the registers hold the result, and the
+// operand stages may be refilled, when the op ends; an `async` GEMM waits
+// with `wait_group 1`, for the previous one only (tile-pipeline-loops
+// delays the refill of its stage by one iteration and ends the loop with
+// a synchronous GEMM). Facts and formulas:
 // ../shared/design/TENSORCORES.md §5.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +28,44 @@ using namespace mlir;
 using namespace tilec;
 
 namespace {
+
+/// Emits `wgmma.wait_group 0` as volatile inline asm that takes
+/// `values` (f32 accumulator registers) and gives them back, tied: the
+/// wait is then what defines them for LLVM, which cannot move a use of the
+/// results above it, and for ptxas, which sees no other instruction touch
+/// the accumulators before the wait. Without it LLVM may move, say, the
+/// epilogue's conversions above the wait, and ptxas then serializes every
+/// wgmma (C7514/C7515; ../shared/design/TENSORCORES.md §10, pitfall 7).
+/// Returns the waited-for values.
+SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
+                                 ValueRange values) {
+  // Statements of up to 32 registers each, every one with the (idempotent)
+  // wait.
+  constexpr size_t kChunk = 32;
+  const char *wait = "wgmma.wait_group.sync.aligned 0;";
+  SmallVector<Value> pinned;
+  for (size_t first = 0; first < values.size(); first += kChunk) {
+    ValueRange chunk =
+        values.slice(first, std::min(kChunk, values.size() - first));
+    std::string constraints;
+    for (size_t i = 0; i < chunk.size(); ++i)
+      constraints += (i ? ",=f" : "=f");
+    for (size_t i = 0; i < chunk.size(); ++i)
+      constraints += "," + std::to_string(i);
+    auto type = LLVM::LLVMStructType::getLiteral(
+        builder.getContext(),
+        SmallVector<Type>(chunk.size(), builder.getF32Type()));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        builder, loc, type, chunk, wait, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    for (size_t i = 0; i < chunk.size(); ++i)
+      pinned.push_back(
+          LLVM::ExtractValueOp::create(builder, loc, asmOp.getResult(0), i));
+  }
+  return pinned;
+}
 
 /// A shared operand of a wgmma GEMM and how its descriptors are made.
 struct WgmmaOperand {
@@ -190,12 +231,19 @@ LogicalResult WgmmaLowering::emit() {
     }
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(builder, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 0);
+  SmallVector<Value> results;
   for (int64_t m = 0; m < mTiles; ++m)
     for (int64_t i = 0; i < registersPerTile; ++i)
-      lowering.storeFragmentRegister(
-          loc, *c, m * registersPerTile + i,
+      results.push_back(
           LLVM::ExtractValueOp::create(builder, loc, accumulators[m], i));
+  // An async GEMM waits only for the previous batch (its results stay in
+  // flight until a later synchronous GEMM waits for everything).
+  if (gemm.getAsync())
+    NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, 1);
+  else
+    results = waitAllAndPin(builder, loc, results);
+  for (auto [reg, value] : llvm::enumerate(results))
+    lowering.storeFragmentRegister(loc, *c, reg, value);
   return success();
 }
 
