@@ -6,6 +6,7 @@
 #include "BinaryImages.h"
 #include "Metadata.h"
 #include "ModuleCache.h"
+#include "TensorMapCache.h"
 
 #include <memory>
 #include <string>
@@ -13,11 +14,13 @@
 
 /// A loaded kernel: validated metadata, verified binaries and the devices it
 /// has been loaded on. Immutable after creation except for the thread-safe
-/// module cache.
+/// module and tensor map caches.
 struct tilertKernel_st {
   tilert::detail::KernelMetadata Metadata;
   std::vector<tilert::detail::BinaryImage> Images;
   tilert::detail::ModuleCache Modules;
+  /// The tensor maps encoded by earlier launches.
+  tilert::detail::TensorMapCache TensorMaps;
   /// Per tensor and dim: the dim name (nullptr for a constant extent), as
   /// tilertTensorParam::dim_names exposes it.
   std::vector<std::vector<const char *>> ShapeNames;

@@ -23,8 +23,12 @@ KernelParams::KernelParams(const KernelMetadata &metadata,
     std::memcpy(&Slot, &scalars[I].value, dtypeSize(scalars[I].dtype));
     Slots.push_back(Slot);
   }
+  TensorMaps.resize(metadata.TensorMaps.size());
+  Pointers.reserve(Slots.size() + TensorMaps.size());
   for (uint64_t &Slot : Slots)
     Pointers.push_back(&Slot);
+  for (CUtensorMap &Map : TensorMaps)
+    Pointers.push_back(&Map);
 }
 
 } // namespace tilert::detail

@@ -1,7 +1,8 @@
 //===- KernelParams.h - The kernel's .param list ----------------*- C++ -*-===//
 //
 // Builds the argument array cuLaunchKernelEx takes, in the ABI order of
-// docs/abi.md: tensor addresses (u64), dims (i64), then scalars by dtype.
+// docs/abi.md: tensor addresses (u64), dims (i64), scalars by dtype, then
+// tensor maps (128-byte CUtensorMaps passed by value).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,8 @@
 #define TILERT_LIB_KERNELPARAMS_H
 
 #include "ArgBinding.h"
+
+#include <cuda.h>
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +22,9 @@ namespace tilert::detail {
 class KernelParams {
 public:
   /// Packs `args` (validated against `metadata`) and `scalars` (one per
-  /// metadata scalar, already checked to have the right dtypes).
+  /// metadata scalar, already checked to have the right dtypes), and makes
+  /// room for one tensor map per metadata tensor map (zero-filled; set them
+  /// with tensorMap() before launching).
   KernelParams(const KernelMetadata &metadata, const BoundArgs &args,
                const tilertScalar *scalars);
   KernelParams(const KernelParams &) = delete;
@@ -31,9 +36,17 @@ public:
   /// The number of parameters.
   size_t size() const { return Pointers.size(); }
 
+  /// The storage of tensor map `index` (KernelMetadata::TensorMaps order),
+  /// which the parameter array points to.
+  CUtensorMap &tensorMap(size_t index) { return TensorMaps[index]; }
+
 private:
-  /// One 8-byte slot per parameter; a smaller scalar sits in its low bytes.
+  /// One 8-byte slot per tensor, dim and scalar; a smaller scalar sits in
+  /// its low bytes.
   std::vector<uint64_t> Slots;
+  /// One CUtensorMap per tensor map (128 bytes, aligned to 128 bytes, more
+  /// than the 64 the driver requires).
+  std::vector<CUtensorMap> TensorMaps;
   std::vector<void *> Pointers;
 };
 

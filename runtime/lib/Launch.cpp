@@ -6,6 +6,7 @@
 #include "Driver.h"
 #include "KernelParams.h"
 #include "LaunchGrid.h"
+#include "TensorMap.h"
 
 namespace tilert::detail {
 
@@ -38,6 +39,30 @@ Status checkStream(const DriverApi &api, const KernelMetadata &metadata,
   return Status::success();
 }
 
+/// Fills `out` with the map of `args` for `device`: the cached one, else a
+/// fresh encoding, which is then cached.
+Status getTensorMap(const DriverApi &api, tilertKernel_st &kernel,
+                    size_t mapIndex, int32_t device, const TensorMapArgs &args,
+                    CUtensorMap &out) {
+  if (kernel.TensorMaps.lookup(device, args, out))
+    return Status::success();
+  CUresult Result = api.cuTensorMapEncodeTiled(
+      &out, args.DataType, args.Rank, reinterpret_cast<void *>(args.Address),
+      args.GlobalDim.data(), args.GlobalStrides.data(), args.BoxDim.data(),
+      args.ElementStrides.data(), args.Interleave, args.Swizzle,
+      args.L2Promotion, args.OobFill);
+  if (Result != CUDA_SUCCESS) {
+    const KernelMetadata &Metadata = kernel.Metadata;
+    const TensorMapParam &Map = Metadata.TensorMaps[mapIndex];
+    return checkCu(api, Result, "cuTensorMapEncodeTiled")
+        .withPrefix(strCat(Metadata.Name, ": tensor map '", Map.Name,
+                           "' of tensor '", Metadata.Tensors[Map.Tensor].Name,
+                           "': "));
+  }
+  kernel.TensorMaps.insert(device, args, out);
+  return Status::success();
+}
+
 } // namespace
 
 Status prepareKernel(tilertKernel_st &kernel, int32_t device) {
@@ -55,6 +80,11 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
       bindArguments(Metadata, tensors, numTensors, scalars, numScalars, Args));
   LaunchGrid Grid;
   TILERT_TRY(computeGrid(Metadata, Args.Dims, Grid));
+  // Tensor maps exist only for a launch that happens (an empty tensor has no
+  // map, and an empty grid skips the launch).
+  std::vector<TensorMapArgs> MapArgs;
+  if (!Grid.empty())
+    TILERT_TRY(prepareTensorMaps(Metadata, Args, MapArgs));
   // A kernel without tensor parameters has no device of its own: device 0.
   int32_t Device = Args.Device < 0 ? 0 : Args.Device;
   const DriverApi *Api;
@@ -67,6 +97,9 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
     return Status::success();
 
   KernelParams Params(Metadata, Args, scalars);
+  for (size_t I = 0; I < MapArgs.size(); ++I)
+    TILERT_TRY(
+        getTensorMap(*Api, kernel, I, Device, MapArgs[I], Params.tensorMap(I)));
   const LaunchConfig &Launch = Metadata.Launch;
   CUlaunchAttribute Cluster = {};
   Cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <limits>
 
 namespace tilert::detail {
@@ -267,7 +268,21 @@ private:
     return Status::success();
   }
 
-  enum class ParamGroup { Tensor, Dim, Scalar };
+  enum class ParamGroup { Tensor, Dim, Scalar, TensorMap };
+
+  static const char *groupName(ParamGroup group) {
+    switch (group) {
+    case ParamGroup::Tensor:
+      return "tensor";
+    case ParamGroup::Dim:
+      return "dim";
+    case ParamGroup::Scalar:
+      return "scalar";
+    case ParamGroup::TensorMap:
+      return "tensor_map";
+    }
+    return "";
+  }
 
   Status parseParams(const json &root, KernelMetadata &out) {
     const json *Params = nullptr;
@@ -290,13 +305,15 @@ private:
         Group = ParamGroup::Dim;
       else if (Kind == "scalar")
         Group = ParamGroup::Scalar;
+      else if (Kind == "tensor_map")
+        Group = ParamGroup::TensorMap;
       else
         return fail(member(Field, "kind"), "unknown parameter kind '", Kind,
-                    "' (expected tensor, dim or scalar)");
+                    "' (expected tensor, dim, scalar or tensor_map)");
       if (Group < Phase)
-        return fail(Field, "a ", Kind, " parameter after ",
-                    Phase == ParamGroup::Dim ? "dim" : "scalar",
-                    " parameters (the ABI order is tensors, dims, scalars)");
+        return fail(Field, "a ", Kind, " parameter after ", groupName(Phase),
+                    " parameters (the ABI order is tensors, dims, scalars, "
+                    "tensor maps)");
       Phase = Group;
       TILERT_TRY(getString(Param, Field, "name", Name));
       if (!isIdentifier(Name))
@@ -305,6 +322,10 @@ private:
         return fail(member(Field, "name"), "duplicate parameter name '", Name,
                     "'");
       Names.push_back(Name);
+      if (Group == ParamGroup::TensorMap) {
+        TILERT_TRY(parseTensorMap(Param, Field, Name, out));
+        continue;
+      }
       TILERT_TRY(getString(Param, Field, "dtype", DTypeName));
       tilertDType DType = parseDType(DTypeName);
       if (DType == TILERT_DTYPE_INVALID)
@@ -334,9 +355,108 @@ private:
       case ParamGroup::Scalar:
         out.Scalars.push_back({Name, DType});
         break;
+      case ParamGroup::TensorMap: // Parsed above.
+        break;
       }
     }
     return resolveShapes(ShapeNames, out);
+  }
+
+  /// Gets `key` of `object`, an integer that must be one of `allowed`.
+  Status getChoice(const json &object, const std::string &parent,
+                   const char *key, std::initializer_list<int64_t> allowed,
+                   const char *meaning, uint32_t &out) {
+    const json *Value = nullptr;
+    TILERT_TRY(find(object, parent, key, Value));
+    std::string Field = member(parent, key);
+    if (!Value->is_number_integer())
+      return fail(Field, "expected an integer, found ", describeType(*Value));
+    for (int64_t Allowed : allowed)
+      if (*Value == Allowed) {
+        out = static_cast<uint32_t>(Allowed);
+        return Status::success();
+      }
+    std::vector<std::string> Choices;
+    for (int64_t Allowed : allowed)
+      Choices.push_back(std::to_string(Allowed));
+    return fail(Field, "expected one of ", joinNames(Choices), " (", meaning,
+                "), found ", Value->dump());
+  }
+
+  /// Parses a tensor_map parameter (tensors are all known by then) and
+  /// checks it against TMA's rules for boxes (docs/metadata.md).
+  Status parseTensorMap(const json &param, const std::string &field,
+                        const std::string &name, KernelMetadata &out) {
+    TensorMapParam Map;
+    Map.Name = name;
+    std::string TensorName;
+    TILERT_TRY(getString(param, field, "tensor", TensorName));
+    auto It = std::find_if(
+        out.Tensors.begin(), out.Tensors.end(),
+        [&](const TensorParam &Tensor) { return Tensor.Name == TensorName; });
+    if (It == out.Tensors.end()) {
+      std::vector<std::string> Known;
+      for (const TensorParam &Tensor : out.Tensors)
+        Known.push_back(Tensor.Name);
+      return fail(member(field, "tensor"), "'", TensorName,
+                  "' is not a tensor parameter (tensors: ", joinNames(Known),
+                  ")");
+    }
+    Map.Tensor = static_cast<size_t>(It - out.Tensors.begin());
+    const TensorParam &Tensor = *It;
+    size_t Rank = Tensor.Shape.size();
+    if (Rank < 1 || Rank > MaxTensorMapRank)
+      return fail(member(field, "tensor"), "tensor '", TensorName,
+                  "' has rank ", Rank, " but a tensor map needs rank 1 to ",
+                  MaxTensorMapRank);
+
+    const json *Box = nullptr;
+    TILERT_TRY(getArray(param, field, "box", Box));
+    std::string BoxField = member(field, "box");
+    if (Box->size() != Rank)
+      return fail(BoxField, "expected ", Rank, " extents (the rank of tensor '",
+                  TensorName, "'), found ", Box->size());
+    for (size_t J = 0; J < Rank; ++J) {
+      int64_t Extent = 0;
+      TILERT_TRY(asInt((*Box)[J], element(BoxField, J), 1, 256, Extent));
+      Map.Box.push_back(static_cast<uint32_t>(Extent));
+    }
+    TILERT_TRY(getChoice(param, field, "swizzle", {0, 32, 64, 128},
+                         "swizzle bytes, 0 for none", Map.Swizzle));
+    size_t ElementSize = dtypeSize(Tensor.DType);
+    uint64_t InnerBytes = uint64_t(Map.Box.back()) * ElementSize;
+    if (InnerBytes % 16 != 0)
+      return fail(BoxField, "the innermost box extent ", Map.Box.back(), " x ",
+                  ElementSize, " bytes (", dtypeName(Tensor.DType),
+                  ") = ", InnerBytes,
+                  " bytes is not a multiple of 16 bytes as TMA requires");
+    if (Map.Swizzle != 0 && InnerBytes > Map.Swizzle)
+      return fail(BoxField, "the innermost box extent ", Map.Box.back(), " x ",
+                  ElementSize, " bytes (", dtypeName(Tensor.DType),
+                  ") = ", InnerBytes, " bytes exceeds the swizzle span of ",
+                  Map.Swizzle, " bytes");
+    TILERT_TRY(getChoice(param, field, "l2_promotion", {0, 64, 128, 256},
+                         "L2 promotion bytes, 0 for none", Map.L2Promotion));
+    std::string Fill;
+    TILERT_TRY(getString(param, field, "oob_fill", Fill));
+    if (Fill == "zero") {
+      Map.Fill = OobFill::Zero;
+    } else if (Fill == "nan") {
+      bool Float = Tensor.DType == TILERT_DTYPE_F16 ||
+                   Tensor.DType == TILERT_DTYPE_BF16 ||
+                   Tensor.DType == TILERT_DTYPE_F32 ||
+                   Tensor.DType == TILERT_DTYPE_F64;
+      if (!Float)
+        return fail(member(field, "oob_fill"),
+                    "'nan' needs a floating-point tensor but tensor '",
+                    TensorName, "' is ", dtypeName(Tensor.DType));
+      Map.Fill = OobFill::Nan;
+    } else {
+      return fail(member(field, "oob_fill"), "unknown fill '", Fill,
+                  "' (expected zero or nan)");
+    }
+    out.TensorMaps.push_back(std::move(Map));
+    return Status::success();
   }
 
   Status parseShape(const json &param, const std::string &field,

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -62,6 +63,34 @@ struct ScalarParam {
   tilertDType DType = TILERT_DTYPE_INVALID;
 };
 
+/// The largest tensor rank a TMA tensor map can describe.
+inline constexpr size_t MaxTensorMapRank = 5;
+
+/// What a tensor map reads for elements outside the tensor.
+enum class OobFill {
+  /// Zeros (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE).
+  Zero,
+  /// NaNs that make FMAs produce zeros
+  /// (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA); float dtypes only.
+  Nan,
+};
+
+/// A TMA tensor map parameter: a 128-byte CUtensorMap of one box of a tensor
+/// parameter, which the runtime encodes at launch and passes by value.
+struct TensorMapParam {
+  std::string Name;
+  /// Index into KernelMetadata::Tensors of the tensor it describes.
+  size_t Tensor = 0;
+  /// Box extents, outermost first like the tensor's shape, each in [1, 256].
+  std::vector<uint32_t> Box;
+  /// Swizzle span in bytes: 0 (none), 32, 64 or 128.
+  uint32_t Swizzle = 0;
+  /// L2 promotion in bytes: 0 (none), 64, 128 or 256.
+  uint32_t L2Promotion = 0;
+  /// What out-of-bounds elements read as.
+  OobFill Fill = OobFill::Zero;
+};
+
 /// Launch geometry.
 struct LaunchConfig {
   /// Grid extents (x, y, z) as expressions over KernelMetadata::Dims.
@@ -88,6 +117,8 @@ struct KernelMetadata {
   /// Dim parameter names, in ABI order.
   std::vector<std::string> Dims;
   std::vector<ScalarParam> Scalars;
+  /// Tensor map parameters, in ABI order (after the scalars).
+  std::vector<TensorMapParam> TensorMaps;
   LaunchConfig Launch;
   /// Static shared memory per block (resources.static_smem), bytes.
   uint32_t StaticSmem = 0;

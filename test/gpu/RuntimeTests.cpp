@@ -154,6 +154,84 @@ std::function<void(json &)> keepOnly(const Artifacts &artifacts, int index) {
   };
 }
 
+/// A tensor_map parameter of `tensor` with `box` (one dimension).
+json tensorMapParam(const std::string &name, const std::string &tensor, int box,
+                    int swizzle, const std::string &fill) {
+  return {{"kind", "tensor_map"}, {"name", name},
+          {"tensor", tensor},     {"box", json::array({box})},
+          {"swizzle", swizzle},   {"l2_promotion", 128},
+          {"oob_fill", fill}};
+}
+
+/// Runs `vectorAdd` described with two tensor maps its code does not use
+/// (the driver reads only the parameters the entry declares): the runtime
+/// must encode them with the driver, reuse them on a second launch with the
+/// same buffers, and still compute correctly; a tensor breaking TMA's rules
+/// must be refused before anything is launched.
+void runTensorMapTests(const GpuContext &gpu, const KernelFile &vectorAdd,
+                       const Artifacts &original,
+                       const support::ScratchDir &dir, const KernelRun &run,
+                       uint64_t seed, TestReport &report) {
+  if (gpu.CcMajor < 9) {
+    report.note("compute capability below 9.0: tensor map tests not run");
+    return;
+  }
+  std::string Path;
+  auto AddMaps = [](json &Document) {
+    Document["schema"] = "tilec.kernel/1.1";
+    // TMA's 16-byte rule, not the parameter's alignment, must refuse A + 4.
+    Document["params"][0]["alignment"] = 4;
+    Document["params"].push_back(
+        tensorMapParam("A_map", Document["params"][0]["name"], 64, 0, "zero"));
+    Document["params"].push_back(
+        tensorMapParam("B_map", Document["params"][1]["name"], 32, 128, "nan"));
+  };
+  if (!setupOk(report, "tensor maps",
+               writeVariant(original, dir, "maps", AddMaps, Path)))
+    return;
+  KernelHandle Kernel;
+  if (tilertKernelLoad(Path.c_str(), Kernel.out()) != TILERT_SUCCESS) {
+    report.record("tensor maps", false,
+                  std::string("load failed: ") + tilertGetLastErrorMessage());
+    return;
+  }
+  KernelRun MapRun(gpu, vectorAdd, {1000003}, seed);
+  if (!setupOk(report, "tensor maps", MapRun.prepare()))
+    return;
+  std::vector<DLTensor> Tensors = MapRun.tensors();
+  std::vector<const DLTensor *> Arguments;
+  for (const DLTensor &Tensor : Tensors)
+    Arguments.push_back(&Tensor);
+  std::string Failure;
+  for (int Launch = 0; Launch < 2 && Failure.empty(); ++Launch) {
+    tilertStatus Status = tilertKernelLaunch(
+        Kernel.get(), Arguments.data(), static_cast<int32_t>(Arguments.size()),
+        nullptr, 0, gpu.Stream);
+    if (Status != TILERT_SUCCESS)
+      Failure = describe(Status, tilertGetLastErrorMessage());
+  }
+  Status Synced =
+      detail::checkCu(*gpu.Api, gpu.Api->cuStreamSynchronize(gpu.Stream),
+                      "cuStreamSynchronize");
+  RunResult Result;
+  if (Failure.empty() && !Synced.ok())
+    Failure = Synced.message();
+  if (Failure.empty())
+    Result = MapRun.verify();
+  report.record("encodes tensor maps and reuses them (two launches, "
+                "N=1000003)",
+                Failure.empty() && Result.Passed,
+                Failure.empty() ? Result.Detail : Failure);
+
+  std::vector<DLTensor> Misaligned = run.tensors();
+  Misaligned[0].data = static_cast<char *>(Misaligned[0].data) + 4;
+  expectLaunch(gpu, report,
+               "rejects a tensor map of a pointer misaligned by 4 bytes",
+               Kernel.get(), run, Misaligned, {}, TILERT_ERROR_INVALID_ARGUMENT,
+               "is not aligned to 16 bytes as TMA requires (tensor map "
+               "'A_map')");
+}
+
 /// An architecture the device cannot run as SASS.
 std::string foreignArch(const GpuContext &gpu) {
   return gpu.CcMajor == 8 ? "sm_90a" : "sm_80";
@@ -360,6 +438,8 @@ void runArtifactTests(const GpuContext &gpu, const KernelFile &vectorAdd,
       ExpectLaunch("rejects an entry the cubin lacks", TILERT_ERROR_METADATA,
                    "'no_such_entry' is not in");
   }
+
+  runTensorMapTests(gpu, vectorAdd, Original, Dir, Run, seed, report);
 
   if (Ptx < 0) {
     report.note("the kernel ships no PTX: JIT tests not run");

@@ -2,9 +2,9 @@
 //
 // The runtime checks that need a device: every rejected launch returns its
 // specific status and leaves the output untouched; broken, tampered or
-// mismatched artifacts are refused; PTX runs through the driver JIT; and a
-// fresh kernel launched from many threads at once loads once and computes
-// correctly.
+// mismatched artifacts are refused; tensor maps are encoded and reused; PTX
+// runs through the driver JIT; and a fresh kernel launched from many threads
+// at once loads once and computes correctly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +25,9 @@ void runArgumentTests(const GpuContext &gpu, const KernelFile &vectorAdd,
                       TestReport &report);
 
 /// Loads edited copies of `vectorAdd`'s artifacts: corrupt, truncated or
-/// mismatched metadata, missing or tampered binaries, PTX only, invalid PTX.
+/// mismatched metadata, missing or tampered binaries, tensor maps (encoded,
+/// reused, refused for a misaligned tensor; compute capability 9.0 and up),
+/// PTX only, invalid PTX.
 void runArtifactTests(const GpuContext &gpu, const KernelFile &vectorAdd,
                       uint64_t seed, TestReport &report);
 

@@ -144,6 +144,46 @@ TEST_CASE("invalid launches fail before reaching any device", "[capi]") {
   CHECK(tilertKernelDestroy(Kernel) == TILERT_SUCCESS);
 }
 
+TEST_CASE("tensor maps are checked before reaching any device", "[capi]") {
+  TempDir Dir;
+  std::string Path = Dir.writeKernel(tmaGemmMetadata());
+  tilert::Kernel Kernel(Path);
+  // Tensor maps are derived from the tensors; the caller sees no new kind.
+  CHECK(Kernel.info().num_tensors == 3);
+  CHECK(Kernel.dims() == std::vector<std::string>{"M", "K", "N"});
+  CHECK(Kernel.scalars().empty());
+
+  FakeTensor A(TILERT_DTYPE_F16, {300, 1001}), B(TILERT_DTYPE_F16, {1001, 200}),
+      C(TILERT_DTYPE_F32, {300, 200});
+  const DLTensor *Tensors[] = {A.get(), B.get(), C.get()};
+  CHECK(tilertKernelLaunch(Kernel.handle(), Tensors, 3, nullptr, 0, nullptr) ==
+        TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(tilertGetLastErrorMessage()) ==
+        "gemm_tma: tensor 'A' (index 0): the stride of dimension 0 is 2002 "
+        "bytes, not a multiple of 16 as TMA requires (tensor map 'A_map')");
+
+  // Valid tensors reach the driver.
+  FakeTensor A2(TILERT_DTYPE_F16, {300, 1024}),
+      B2(TILERT_DTYPE_F16, {1024, 200});
+  Tensors[0] = A2.get();
+  Tensors[1] = B2.get();
+  tilertStatus Status =
+      tilertKernelLaunch(Kernel.handle(), Tensors, 3, nullptr, 0, nullptr);
+  INFO(tilertGetLastErrorMessage());
+  CHECK((Status == TILERT_ERROR_NO_DEVICE || Status == TILERT_ERROR_CUDA ||
+         Status == TILERT_ERROR_JIT || Status == TILERT_ERROR_ARCH_MISMATCH ||
+         Status == TILERT_ERROR_UNSUPPORTED));
+
+  // An empty grid launches nothing and needs no map: M = 0 passes the checks.
+  FakeTensor A0(TILERT_DTYPE_F16, {0, 1001}), C0(TILERT_DTYPE_F32, {0, 200});
+  Tensors[0] = A0.get();
+  Tensors[1] = B.get();
+  Tensors[2] = C0.get();
+  Status = tilertKernelLaunch(Kernel.handle(), Tensors, 3, nullptr, 0, nullptr);
+  INFO(tilertGetLastErrorMessage());
+  CHECK(Status != TILERT_ERROR_INVALID_ARGUMENT);
+}
+
 TEST_CASE("the C++ API wraps handles and throws tilert::Error", "[capi]") {
   TempDir Dir;
   std::string Path = Dir.writeKernel(gemmLikeMetadata());

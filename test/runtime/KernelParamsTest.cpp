@@ -63,3 +63,34 @@ TEST_CASE("parameters follow the ABI order and widths", "[params]") {
   CHECK(read<uint16_t>(P[9]) == 0x3c00);
   CHECK(read<double>(P[10]) == 0.125);
 }
+
+TEST_CASE("tensor maps follow the scalars, 64-byte aligned", "[params]") {
+  json Document = tmaGemmMetadata();
+  Document["params"].insert(
+      Document["params"].begin() + 6,
+      json::object({{"kind", "scalar"}, {"name", "alpha"}, {"dtype", "f32"}}));
+  KernelMetadata M = parseValid(Document);
+  BoundArgs Args;
+  Args.Device = 0;
+  Args.Addresses = {0x1000, 0x2000, 0x3000};
+  Args.Dims = {64, 32, 48};
+  tilertScalar Alpha = {};
+  Alpha.dtype = TILERT_DTYPE_F32;
+  Alpha.value.f32 = 0.5f;
+
+  KernelParams Params(M, Args, &Alpha);
+  REQUIRE(Params.size() == 9);
+  void **P = Params.pointers();
+  CHECK(read<uint64_t>(P[0]) == 0x1000);
+  CHECK(read<int64_t>(P[5]) == 48);
+  CHECK(read<float>(P[6]) == 0.5f);
+  for (size_t I = 0; I < 2; ++I) {
+    CHECK(P[7 + I] == &Params.tensorMap(I));
+    CHECK(reinterpret_cast<uintptr_t>(P[7 + I]) % 64 == 0);
+    CUtensorMap Zero{};
+    CHECK(std::memcmp(P[7 + I], &Zero, sizeof(CUtensorMap)) == 0);
+  }
+  static_assert(sizeof(CUtensorMap) == 128, "the ABI passes 128 bytes");
+  Params.tensorMap(1).opaque[15] = 0xfeed;
+  CHECK(read<uint64_t>(static_cast<char *>(P[8]) + 120) == 0xfeed);
+}

@@ -358,3 +358,172 @@ TEST_CASE("metadata files are read with specific IO errors", "[metadata]") {
   REQUIRE(S.ok());
   CHECK(M.Path == Path);
 }
+
+TEST_CASE("tensor_map parameters parse into the launch model", "[metadata]") {
+  KernelMetadata M = parseValid(tmaGemmMetadata());
+  CHECK(M.Tensors.size() == 3);
+  CHECK(M.Dims == std::vector<std::string>{"M", "K", "N"});
+  REQUIRE(M.TensorMaps.size() == 2);
+  const TensorMapParam &A = M.TensorMaps[0];
+  CHECK(A.Name == "A_map");
+  CHECK(A.Tensor == 0);
+  CHECK(A.Box == std::vector<uint32_t>{128, 64});
+  CHECK(A.Swizzle == 128);
+  CHECK(A.L2Promotion == 128);
+  CHECK(A.Fill == OobFill::Zero);
+  const TensorMapParam &B = M.TensorMaps[1];
+  CHECK(B.Tensor == 1);
+  CHECK(B.L2Promotion == 256);
+  CHECK(B.Fill == OobFill::Nan);
+
+  // Any minor version, no swizzle with any 16-byte multiple, ranks 1 and 5,
+  // two maps of one tensor, a map after scalars.
+  parseValid(with(tmaGemmMetadata(), "/schema", "tilec.kernel/1"));
+  json Unswizzled = tmaGemmMetadata();
+  Unswizzled["params"][6]["swizzle"] = 0;
+  Unswizzled["params"][6]["box"] = {256, 256};
+  Unswizzled["params"][6]["l2_promotion"] = 0;
+  parseValid(Unswizzled);
+  json Ranks = baseMetadata();
+  Ranks["params"][0]["shape"] = {2, 3, 4, 5, "N"};
+  Ranks["params"].push_back(
+      {{"kind", "scalar"}, {"name", "s"}, {"dtype", "f32"}});
+  Ranks["params"].push_back({{"kind", "tensor_map"},
+                             {"name", "A5"},
+                             {"tensor", "A"},
+                             {"box", {1, 2, 3, 4, 8}},
+                             {"swizzle", 32},
+                             {"l2_promotion", 64},
+                             {"oob_fill", "zero"}});
+  Ranks["params"].push_back({{"kind", "tensor_map"},
+                             {"name", "B1"},
+                             {"tensor", "B"},
+                             {"box", {4}},
+                             {"swizzle", 0},
+                             {"l2_promotion", 0},
+                             {"oob_fill", "nan"}});
+  Ranks["params"].push_back({{"kind", "tensor_map"},
+                             {"name", "B1_again"},
+                             {"tensor", "B"},
+                             {"box", {8}},
+                             {"swizzle", 32},
+                             {"l2_promotion", 0},
+                             {"oob_fill", "zero"}});
+  KernelMetadata R = parseValid(Ranks);
+  REQUIRE(R.TensorMaps.size() == 3);
+  CHECK(R.TensorMaps[0].Box == std::vector<uint32_t>{1, 2, 3, 4, 8});
+  CHECK(R.TensorMaps[2].Tensor == 1);
+}
+
+TEST_CASE("invalid tensor_map parameters are named", "[metadata]") {
+  struct Case {
+    const char *Pointer;
+    json Value;
+    const char *Message;
+  };
+  const Case Cases[] = {
+      {"/params/6/kind", "tensormap",
+       "unknown parameter kind 'tensormap' (expected tensor, dim, scalar or "
+       "tensor_map)"},
+      {"/params/6/name", "A",
+       "field 'params[6].name': duplicate parameter name 'A'"},
+      {"/params/7/name", "A_map", "duplicate parameter name 'A_map'"},
+      {"/params/6/tensor", "X",
+       "field 'params[6].tensor': 'X' is not a tensor parameter (tensors: A, "
+       "B, C)"},
+      {"/params/6/tensor", "M", "'M' is not a tensor parameter"},
+      {"/params/6/tensor", 0,
+       "field 'params[6].tensor': expected a string, found an integer"},
+      {"/params/6/box",
+       {128},
+       "field 'params[6].box': expected 2 extents (the rank of tensor 'A'), "
+       "found 1"},
+      {"/params/6/box",
+       {1, 2, 64},
+       "field 'params[6].box': expected 2 extents"},
+      {"/params/6/box", "128x64", "field 'params[6].box': expected an array"},
+      {"/params/6/box/0", 0,
+       "field 'params[6].box[0]': expected an integer in [1, 256], found 0"},
+      {"/params/6/box/0", 257,
+       "field 'params[6].box[0]': expected an integer in [1, 256], found 257"},
+      {"/params/6/box/1", 64.5,
+       "field 'params[6].box[1]': expected an integer, found a non-integer"},
+      {"/params/6/box/1", 12,
+       "field 'params[6].box': the innermost box extent 12 x 2 bytes (f16) = "
+       "24 bytes is not a multiple of 16 bytes as TMA requires"},
+      {"/params/6/box/1", 128,
+       "field 'params[6].box': the innermost box extent 128 x 2 bytes (f16) "
+       "= 256 bytes exceeds the swizzle span of 128 bytes"},
+      {"/params/6/swizzle", 16,
+       "field 'params[6].swizzle': expected one of 0, 32, 64, 128 (swizzle "
+       "bytes, 0 for none), found 16"},
+      {"/params/6/swizzle", "128B",
+       "field 'params[6].swizzle': expected an integer, found a string"},
+      {"/params/6/swizzle", 32,
+       "64 x 2 bytes (f16) = 128 bytes exceeds the swizzle span of 32 bytes"},
+      {"/params/6/l2_promotion", 512,
+       "field 'params[6].l2_promotion': expected one of 0, 64, 128, 256 (L2 "
+       "promotion bytes, 0 for none), found 512"},
+      {"/params/6/l2_promotion", true,
+       "field 'params[6].l2_promotion': expected an integer, found a boolean"},
+      {"/params/6/oob_fill", "ones",
+       "field 'params[6].oob_fill': unknown fill 'ones' (expected zero or "
+       "nan)"},
+      {"/params/6/oob_fill", 0,
+       "field 'params[6].oob_fill': expected a string"},
+  };
+  for (const Case &C : Cases) {
+    INFO(C.Pointer << " = " << C.Value.dump());
+    CHECK_THAT(metadataError(with(tmaGemmMetadata(), C.Pointer, C.Value)),
+               Catch::Contains(C.Message));
+  }
+
+  for (const char *Field :
+       {"tensor", "box", "swizzle", "l2_promotion", "oob_fill"}) {
+    INFO(Field);
+    CHECK_THAT(metadataError(without(tmaGemmMetadata(),
+                                     std::string("/params/7/") + Field)),
+               Catch::Contains(std::string("missing required field "
+                                           "'params[7].") +
+                               Field + "'"));
+  }
+
+  json IntNan = tmaGemmMetadata();
+  IntNan["params"][0]["dtype"] = "i32";
+  IntNan["params"][6]["box"] = {128, 16};
+  IntNan["params"][6]["oob_fill"] = "nan";
+  CHECK_THAT(metadataError(IntNan),
+             Catch::Contains("field 'params[6].oob_fill': 'nan' needs a "
+                             "floating-point tensor but tensor 'A' is i32"));
+
+  json Scalar0 = tmaGemmMetadata();
+  Scalar0["params"][0]["shape"] = json::array();
+  CHECK_THAT(metadataError(Scalar0),
+             Catch::Contains("field 'params[6].tensor': tensor 'A' has rank "
+                             "0 but a tensor map needs rank 1 to 5"));
+  json Rank6 = tmaGemmMetadata();
+  Rank6["params"][0]["shape"] = {1, 1, 1, 1, "M", "K"};
+  Rank6["params"][6]["box"] = {1, 1, 1, 1, 128, 64};
+  CHECK_THAT(metadataError(Rank6),
+             Catch::Contains("tensor 'A' has rank 6 but a tensor map needs "
+                             "rank 1 to 5"));
+
+  json MapFirst = tmaGemmMetadata();
+  std::swap(MapFirst["params"][5], MapFirst["params"][6]);
+  CHECK_THAT(metadataError(MapFirst),
+             Catch::Contains("field 'params[6]': a dim parameter after "
+                             "tensor_map parameters (the ABI order is "
+                             "tensors, dims, scalars, tensor maps)"));
+  json TensorLast = tmaGemmMetadata();
+  TensorLast["params"].push_back(TensorLast["params"][0]);
+  TensorLast["params"][8]["name"] = "D";
+  CHECK_THAT(metadataError(TensorLast),
+             Catch::Contains("field 'params[8]': a tensor parameter after "
+                             "tensor_map parameters"));
+  json ScalarLast = tmaGemmMetadata();
+  ScalarLast["params"].push_back(
+      {{"kind", "scalar"}, {"name", "alpha"}, {"dtype", "f32"}});
+  CHECK_THAT(metadataError(ScalarLast),
+             Catch::Contains("field 'params[8]': a scalar parameter after "
+                             "tensor_map parameters"));
+}

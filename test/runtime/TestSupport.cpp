@@ -85,6 +85,39 @@ json gemmLikeMetadata() {
   return Document;
 }
 
+json tmaGemmMetadata() {
+  json Document = common();
+  Document["schema"] = "tilec.kernel/1.1";
+  Document["name"] = "gemm_tma";
+  Document["entry"] = "gemm_tma";
+  Document["constants"] = {{"dtype", "f16"}};
+  Document["params"] = {tensor("A", "f16", {"M", "K"}),
+                        tensor("B", "f16", {"K", "N"}),
+                        tensor("C", "f32", {"M", "N"}),
+                        {{"kind", "dim"}, {"name", "M"}, {"dtype", "i64"}},
+                        {{"kind", "dim"}, {"name", "K"}, {"dtype", "i64"}},
+                        {{"kind", "dim"}, {"name", "N"}, {"dtype", "i64"}},
+                        {{"kind", "tensor_map"},
+                         {"name", "A_map"},
+                         {"tensor", "A"},
+                         {"box", {128, 64}},
+                         {"swizzle", 128},
+                         {"l2_promotion", 128},
+                         {"oob_fill", "zero"}},
+                        {{"kind", "tensor_map"},
+                         {"name", "B_map"},
+                         {"tensor", "B"},
+                         {"box", {64, 64}},
+                         {"swizzle", 128},
+                         {"l2_promotion", 256},
+                         {"oob_fill", "nan"}}};
+  Document["launch"] = {{"grid", {"ceildiv(N, 128)", "ceildiv(M, 128)", "1"}},
+                        {"block", {128, 1, 1}},
+                        {"cluster", {1, 1, 1}},
+                        {"dynamic_smem", 98304}};
+  return Document;
+}
+
 detail::Status parse(const json &document, detail::KernelMetadata &out) {
   return detail::parseMetadata(document.dump(), "k.json", out);
 }

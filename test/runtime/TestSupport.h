@@ -27,6 +27,12 @@ nlohmann::json baseMetadata();
 /// C: f32[M, 128], dims M, K, N and scalars alpha: f32, flag: bool.
 nlohmann::json gemmLikeMetadata();
 
+/// A valid metadata document of an sm_90a TMA GEMM: tensors A: f16[M, K],
+/// B: f16[K, N], C: f32[M, N], dims M, K, N, and tensor maps A_map (A, box
+/// [128, 64], swizzle 128, L2 promotion 128, zero fill) and B_map (B, box
+/// [64, 64], swizzle 128, L2 promotion 256, nan fill).
+nlohmann::json tmaGemmMetadata();
+
 /// Parses `document` (serialized) as metadata named "k.json".
 detail::Status parse(const nlohmann::json &document,
                      detail::KernelMetadata &out);

@@ -177,6 +177,32 @@ class TilertTest(unittest.TestCase):
         # The legacy default stream is DLPack's stream 1.
         self.assertEqual(a.streams[-1], 1)
 
+    def test_tensor_maps_come_from_the_tensors(self):
+        params = [dict(tensor_param("A", ["N"]), alignment=4),
+                  tensor_param("B", ["N"]), tensor_param("C", ["N"]),
+                  {"kind": "dim", "name": "N", "dtype": "i64"},
+                  {"kind": "scalar", "name": "alpha", "dtype": "f32"},
+                  {"kind": "tensor_map", "name": "A_map", "tensor": "A",
+                   "box": [64], "swizzle": 0, "l2_promotion": 128,
+                   "oob_fill": "zero"}]
+        kernel = tilert.Kernel(write_kernel(self.dir, params))
+        self.assertEqual([t.name for t in kernel.tensors], ["A", "B", "C"])
+        self.assertEqual(kernel.scalars, [tilert.ScalarParam("alpha", "f32")])
+        self.assertIn("scale_add(A: f32[N], B: f32[N], C: f32[N], alpha: f32)",
+                      repr(kernel))
+        b, c = FakeCudaTensor(100), FakeCudaTensor(100)
+        with self.assertRaises(tilert.Error) as caught:
+            kernel(FakeCudaTensor(100, address=0x7F0000000004), b, c, 1.0)
+        self.assertEqual(caught.exception.status, "TILERT_ERROR_INVALID_ARGUMENT")
+        self.assertIn("tensor 'A' (index 0): the address 0x7f0000000004 is not "
+                      "aligned to 16 bytes as TMA requires (tensor map 'A_map')",
+                      caught.exception.message)
+        with self.assertRaises(tilert.Error) as caught:
+            kernel(FakeCudaTensor(100), b, c, 1.0)
+        self.assertIn(caught.exception.status,
+                      ("TILERT_ERROR_NO_DEVICE", "TILERT_ERROR_CUDA",
+                       "TILERT_ERROR_JIT", "TILERT_ERROR_ARCH_MISMATCH"))
+
     def test_closed_kernel(self):
         kernel = tilert.Kernel(write_kernel(self.dir, SCALE_ADD))
         kernel.close()
