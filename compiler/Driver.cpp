@@ -326,6 +326,7 @@ bool Driver::runCodegen(const KernelJob &Job,
   }
   ArtifactOptions Rendering;
   Rendering.stages = Stages;
+  Rendering.fatbinaryPath = Options.FatbinaryPath;
   Rendering.cudaPath = Options.CudaPath;
   mlir::FailureOr<std::vector<ArtifactFile>> Files =
       renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
@@ -406,11 +407,12 @@ int tilec::runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
   return Driver(Options, Out, Err).run();
 }
 
-void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath) {
+void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
+                         llvm::StringRef CudaPath) {
   Out << "tilec version " << TILEC_VERSION << "\n";
   Out << "LLVM version " << LLVM_VERSION_STRING << "\n";
   llvm::Expected<std::string> Ptxas =
-      findCudaTool("ptxas", PtxasPath, /*cudaPath=*/"");
+      findCudaTool("ptxas", PtxasPath, CudaPath);
   if (!Ptxas) {
     llvm::consumeError(Ptxas.takeError());
     Out << "ptxas: not found";

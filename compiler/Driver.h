@@ -63,9 +63,11 @@ struct DriverOptions {
   unsigned OptLevel = 3;
   /// `--ptxas`: the ptxas to use; empty to search for it.
   std::string PtxasPath;
+  /// `--fatbinary`: the fatbinary to use; empty to search for it.
+  std::string FatbinaryPath;
   /// `--cuda-path`: a CUDA toolkit root searched first for ptxas,
-  /// fatbinary and libdevice; empty to use CUDA_HOME, CUDA_PATH,
-  /// /usr/local/cuda and PATH.
+  /// fatbinary and libdevice; empty to use CUDA_HOME, CUDA_PATH, PATH and
+  /// /usr/local/cuda.
   std::string CudaPath;
   /// `--print-ir-after-all`: dump the IR after every pass to `Err`.
   bool PrintIRAfterAll = false;
@@ -79,8 +81,9 @@ int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 
 /// Prints the versions of tilec, LLVM and ptxas (found from `PtxasPath`, if
-/// not empty, or the usual places) to `Out`.
-void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath);
+/// not empty, or under `CudaPath` and the usual places) to `Out`.
+void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
+                  llvm::StringRef CudaPath);
 
 } // namespace tilec
 

@@ -77,8 +77,11 @@ int main(int Argc, char **Argv) {
                  "default 3)")
       ->check(CLI::Range(0u, 3u));
   App.add_option("--ptxas", Options.PtxasPath,
-                 "The ptxas to use (default: $CUDA_HOME/bin, "
-                 "/usr/local/cuda/bin, then PATH)");
+                 "The ptxas to use (default: DIR/bin of --cuda-path, "
+                 "$CUDA_HOME/bin, $CUDA_PATH/bin, PATH, then "
+                 "/usr/local/cuda/bin)");
+  App.add_option("--fatbinary", Options.FatbinaryPath,
+                 "The fatbinary to use (default: searched like ptxas)");
   App.add_option("--cuda-path", Options.CudaPath,
                  "CUDA toolkit root searched first for ptxas, fatbinary and "
                  "libdevice");
@@ -100,7 +103,7 @@ int main(int Argc, char **Argv) {
 
   int Status;
   if (Version) {
-    tilec::printVersion(llvm::outs(), Options.PtxasPath);
+    tilec::printVersion(llvm::outs(), Options.PtxasPath, Options.CudaPath);
     Status = 0;
   } else if (Options.InputPath.empty()) {
     llvm::errs() << "tilec: error: no input file\nRun 'tilec --help' for "
