@@ -60,7 +60,8 @@ tilec::renderKernelArtifacts(Location loc,
         return emitError(loc)
                << "no cubin was produced for " << build.target.arch;
 
-  const std::string &kernel = builds.front().kernelName;
+  const std::string &kernel =
+      options.fileStem.empty() ? builds.front().kernelName : options.fileStem;
   std::string fatbinName = kernel + ".fatbin";
   std::string fatbin;
   if (stages.fatbin) {

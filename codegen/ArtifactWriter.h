@@ -3,11 +3,14 @@
 // Writes what compileKernel produced, for the stages the user asked for
 // (`--emit=llvm,ptx,cubin,fatbin,json`), into an output directory:
 //
-//   <kernel>.<arch>.ll      optimized LLVM IR              (llvm)
-//   <kernel>.<arch>.ptx     PTX                            (ptx)
-//   <kernel>.<arch>.cubin   cubin                          (cubin)
-//   <kernel>.<arch>.json    metadata listing the binaries  (json)
-//   <kernel>.fatbin         every arch's cubin + PTX       (fatbin)
+//   <stem>.<arch>.ll      optimized LLVM IR              (llvm)
+//   <stem>.<arch>.ptx     PTX                            (ptx)
+//   <stem>.<arch>.cubin   cubin                          (cubin)
+//   <stem>.<arch>.json    metadata listing the binaries  (json)
+//   <stem>.fatbin         every arch's cubin + PTX       (fatbin)
+//
+// The stem is the kernel's name, or the name of its variant
+// (compiler/OutputNames.h: `vector_add-dtype_f16`).
 //
 // Either every requested file is written or none is: files are written
 // under temporary names and renamed at the end.
@@ -55,6 +58,8 @@ struct ArtifactOptions {
   std::string fatbinaryPath;
   /// A CUDA toolkit root searched first for fatbinary.
   std::string cudaPath;
+  /// The stem of the file names; empty for the kernel's name.
+  std::string fileStem;
 };
 
 /// One output file.

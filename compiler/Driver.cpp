@@ -6,6 +6,7 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/Limits.h"
 #include "compiler/MLIRGen.h"
+#include "compiler/OutputNames.h"
 #include "compiler/Parser.h"
 #include "compiler/Sema.h"
 #include "compiler/Target.h"
@@ -85,9 +86,22 @@ private:
   bool runKernelPipeline(const KernelJob &Job,
                          std::vector<ArtifactFile> &Artifacts);
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
-  bool runCodegen(const KernelJob &Job, std::vector<ArtifactFile> &Artifacts);
+  bool runCodegen(const KernelJob &Job, const std::string &Stem,
+                  std::vector<ArtifactFile> &Artifacts);
   bool writeArtifacts(const std::vector<ArtifactFile> &Artifacts);
   void error(const std::string &Message) { Diags.error(SourceLoc(), Message); }
+  /// Returns true if a binary stage (cubin, fatbin) is emitted.
+  bool emitsBinary() const {
+    return llvm::any_of(
+        Emit, [](Stage S) { return S == Stage::Cubin || S == Stage::Fatbin; });
+  }
+  /// Returns what -o names, if given.
+  std::optional<OutputKind> getOutputKind() const {
+    if (!Options.Output)
+      return std::nullopt;
+    return classifyOutput(*Options.Output,
+                          llvm::sys::fs::is_directory(*Options.Output));
+  }
 
   const DriverOptions &Options;
   llvm::raw_ostream &Out;
@@ -260,15 +274,16 @@ int Driver::run() {
 bool Driver::runKernelPipeline(const KernelJob &Job,
                                std::vector<ArtifactFile> &Artifacts) {
   // The front end's stages, once per architecture.
-  const std::string &Name = Job.Kernel.Decl->Name.Name;
+  std::string Stem =
+      getVariantStem(Job.Kernel.Decl->Name.Name, getChangedParams(Job.Kernel));
   for (Arch Target : Archs)
     for (Stage S : Emit)
       if (!isCodegenStage(S))
-        Artifacts.push_back({Name + "." + getArchName(Target) + "." +
+        Artifacts.push_back({Stem + "." + getArchName(Target) + "." +
                                  getStageExtension(S).str(),
                              printFrontEndStage(Job, S)});
 
-  return runCodegen(Job, Artifacts);
+  return runCodegen(Job, Stem, Artifacts);
 }
 
 /// Returns the code generator's stages among `Emit`.
@@ -285,7 +300,7 @@ static EmitStages getCodegenStages(llvm::ArrayRef<Stage> Emit) {
   return Stages;
 }
 
-bool Driver::runCodegen(const KernelJob &Job,
+bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
                         std::vector<ArtifactFile> &Artifacts) {
   EmitStages Stages = getCodegenStages(Emit);
   if (!Stages.any())
@@ -328,6 +343,7 @@ bool Driver::runCodegen(const KernelJob &Job,
   Rendering.stages = Stages;
   Rendering.fatbinaryPath = Options.FatbinaryPath;
   Rendering.cudaPath = Options.CudaPath;
+  Rendering.fileStem = Stem;
   mlir::FailureOr<std::vector<ArtifactFile>> Files =
       renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
   if (mlir::failed(Files))
@@ -352,9 +368,24 @@ std::string Driver::printFrontEndStage(const KernelJob &Job, Stage S) {
 }
 
 bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
-  bool Binary = llvm::any_of(
-      Emit, [](Stage S) { return S == Stage::Cubin || S == Stage::Fatbin; });
-  if (!Options.OutputDir && !Binary) {
+  bool Binary = emitsBinary();
+  std::optional<OutputKind> Kind = getOutputKind();
+  // A file, or a binary on standard output, holds exactly one artifact.
+  if ((Kind == OutputKind::File || (Kind == OutputKind::Stdout && Binary)) &&
+      Artifacts.size() != 1) {
+    std::vector<std::string> Names;
+    for (const ArtifactFile &Artifact : Artifacts)
+      Names.push_back(Artifact.name);
+    error("-o " + *Options.Output +
+          (Kind == OutputKind::File ? " names a single file"
+                                    : " writes a binary to standard output") +
+          ", but this run writes " + std::to_string(Artifacts.size()) +
+          " files (" + llvm::join(Names, ", ") +
+          "); emit one stage of one kernel for one architecture (--emit, "
+          "--kernel, --arch), or name a directory (-o DIR, -o DIR/)");
+    return false;
+  }
+  if (Kind == OutputKind::Stdout || (!Kind && !Binary)) {
     for (std::size_t I = 0; I != Artifacts.size(); ++I) {
       if (I)
         Out << "// -----\n";
@@ -363,8 +394,21 @@ bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
     Out.flush();
     return true;
   }
-  if (llvm::Error Failure =
-          writeArtifactFiles(Options.OutputDir.value_or("."), Artifacts)) {
+  std::string Dir = Options.Output.value_or(".");
+  std::vector<ArtifactFile> Files = Artifacts;
+  if (Kind == OutputKind::File) {
+    llvm::StringRef Path = *Options.Output;
+    bool Same = false;
+    if (!llvm::sys::fs::equivalent(Options.InputPath, Path, Same) && Same) {
+      error("-o " + Path.str() + " is an input file; name another file");
+      return false;
+    }
+    Dir = llvm::sys::path::parent_path(Path).str();
+    if (Dir.empty())
+      Dir = ".";
+    Files.front().name = llvm::sys::path::filename(Path).str();
+  }
+  if (llvm::Error Failure = writeArtifactFiles(Dir, Files)) {
     error(llvm::toString(std::move(Failure)));
     return false;
   }

@@ -56,9 +56,11 @@ struct DriverOptions {
   std::vector<std::string> Defines;
   /// `--emit`: stage names; empty means getDefaultStages().
   std::vector<std::string> Emit;
-  /// `-o`: the output directory; without it textual artifacts go to `Out`
-  /// and binary ones (cubin, fatbin) to the current directory.
-  std::optional<std::string> OutputDir;
+  /// `-o`: a directory, the single file written, or `-` for `Out`
+  /// (classifyOutput in compiler/OutputNames.h); without it textual
+  /// artifacts go to `Out` and binary ones (cubin, fatbin) to the current
+  /// directory.
+  std::optional<std::string> Output;
   /// `-O`: the optimization level (0..3) of LLVM, NVPTX and ptxas.
   unsigned OptLevel = 3;
   /// `--ptxas`: the ptxas to use; empty to search for it.
@@ -73,10 +75,11 @@ struct DriverOptions {
   bool PrintIRAfterAll = false;
 };
 
-/// Runs one compilation. Artifacts go to `OutputDir` or, without it, to `Out`
+/// Runs one compilation. Artifacts go to `Output` or, without it, to `Out`
 /// (several separated by `// -----` lines) unless a binary stage was asked
 /// for, in which case they all go to the current directory; diagnostics go
-/// to `Err`. Returns the exit status: 0 on success, 1 on any error.
+/// to `Err`. Files are named `<stem>.<arch>.<ext>` (compiler/OutputNames.h).
+/// Returns the exit status: 0 on success, 1 on any error.
 int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 

@@ -23,14 +23,24 @@ constexpr const char *Examples = R"(Examples:
       write out/vector_add.sm_90a.cubin and out/vector_add.sm_90a.json
   tilec specs/vector_add.tile -D dtype=f16 --emit=ptx
       print the PTX of the f16 variant
+  tilec specs/vector_add.tile -D dtype=f16 -o out/
+      write out/vector_add-dtype_f16.sm_90a.{cubin,json}, beside the f32 ones
+  tilec specs/vector_add.tile --emit=cubin -o va.cubin
+      write the one cubin to va.cubin
   tilec specs/vector_add.tile --arch sm_80 --arch sm_90a --emit=fatbin,json -o out/
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
 )";
 
 constexpr const char *Outputs =
-    R"(Default stages: cubin,json. Outputs: DIR/<kernel>.<arch>.<ext> with -o DIR;
-without -o, textual stages print to standard output and binary stages
-(cubin, fatbin) are written to the current directory.)";
+    R"(Default stages: cubin,json. Outputs: DIR/<stem>.<arch>.<ext> with -o DIR
+(DIR/<stem>.fatbin for a fatbin), where <stem> is the kernel's name followed
+by -NAME_VALUE for every compile-time parameter whose value differs from its
+default (-D dtype=f16: vector_add-dtype_f16.sm_90a.cubin). -o FILE writes the
+one file of a run that produces exactly one (one kernel, architecture and
+stage) when FILE ends in .ast, .mlir, .ll, .ptx, .cubin, .fatbin or .json and
+is not a directory; -o - writes to standard output. Without -o, textual
+stages print to standard output and binary stages (cubin, fatbin) are written
+to the current directory.)";
 
 /// The help text's footer: the examples, the stages and architectures (from
 /// the driver's and the target table's lists) and where outputs go.
@@ -50,7 +60,7 @@ int main(int Argc, char **Argv) {
   App.footer(getFooter());
 
   tilec::DriverOptions Options;
-  std::string OutputDir;
+  std::string Output;
   bool Version = false;
   App.add_option("file", Options.InputPath,
                  "The .tile source file ('-' reads standard input)");
@@ -70,8 +80,10 @@ int main(int Argc, char **Argv) {
                      tilec::getStageList().str() + ")")
       ->delimiter(',')
       ->allow_extra_args(false);
-  App.add_option("-o,--output-dir", OutputDir,
-                 "Write DIR/<kernel>.<arch>.<ext> instead of standard output");
+  App.add_option("-o,--output,--output-dir", Output,
+                 "Write DIR/<stem>.<arch>.<ext>; a name with an extension "
+                 "of an artifact (k.cubin) is the single file written, '-' "
+                 "is standard output");
   App.add_option("-O,--opt-level", Options.OptLevel,
                  "Optimization level of LLVM, NVPTX and ptxas (0-3; "
                  "default 3)")
@@ -111,7 +123,7 @@ int main(int Argc, char **Argv) {
     return 1;
   } else {
     if (App.count("-o"))
-      Options.OutputDir = OutputDir;
+      Options.Output = Output;
     Status = tilec::runDriver(Options, llvm::outs(), llvm::errs());
   }
   // A failed write to standard output (a full disk) is an error, not an
