@@ -91,6 +91,8 @@ tilec::renderKernelArtifacts(Location loc,
       binaries.push_back({"fatbin", fatbinName, fatbin});
     if (stages.json) {
       nlohmann::ordered_json metadata = build.metadata;
+      if (!options.listBinaries)
+        binaries.clear();
       setBinaries(metadata, binaries);
       files.push_back({stem + ".json", metadata.dump(2) + "\n"});
     }

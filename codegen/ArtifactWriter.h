@@ -60,6 +60,10 @@ struct ArtifactOptions {
   std::string cudaPath;
   /// The stem of the file names; empty for the kernel's name.
   std::string fileStem;
+  /// List the binaries in each JSON. Off when the artifacts are printed to
+  /// standard output: no file is written that the JSON could name, so its
+  /// `binaries` is empty.
+  bool listBinaries = true;
 };
 
 /// One output file.

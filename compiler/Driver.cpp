@@ -82,7 +82,12 @@ public:
 
 private:
   bool parseOptions();
-  bool loadSource();
+  void parseList(llvm::StringRef Option, llvm::ArrayRef<std::string> Values,
+                 std::vector<std::string> &Names);
+  bool compileFile(const std::string &Path,
+                   std::vector<ArtifactFile> &Artifacts);
+  bool loadSource(const std::string &Path);
+  void reportUnmatchedOptions();
   bool runKernelPipeline(const KernelJob &Job,
                          std::vector<ArtifactFile> &Artifacts);
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
@@ -102,6 +107,11 @@ private:
     return classifyOutput(*Options.Output,
                           llvm::sys::fs::is_directory(*Options.Output));
   }
+  /// Returns true if the artifacts are printed to standard output.
+  bool writesToStdout() const {
+    std::optional<OutputKind> Kind = getOutputKind();
+    return Kind == OutputKind::Stdout || (!Kind && !emitsBinary());
+  }
 
   const DriverOptions &Options;
   llvm::raw_ostream &Out;
@@ -111,15 +121,45 @@ private:
   std::vector<Arch> Archs;
   std::vector<Stage> Emit;
   SemaOptions Sema;
-  std::unique_ptr<SourceFile> Source;
+  /// Every input file read so far (diagnostics may point into any), and the
+  /// one being compiled.
+  std::vector<std::unique_ptr<SourceFile>> Sources;
+  const SourceFile *Source = nullptr;
+  /// The input file each artifact comes from, by artifact name.
+  llvm::StringMap<std::string> ArtifactOrigins;
+  /// With several input files: which -D and --kernel some file matched.
+  std::vector<bool> DefineUsed, KernelFound;
   /// What the kernels compiled so far cost (KernelArtifacts::cost).
   std::uint64_t CodegenCost = 0;
   /// Set once a kernel was not compiled for want of budget.
   bool CodegenBudgetReported = false;
 };
 
+/// Splits the comma-separated `Values` of `Option` into `Names`; an empty
+/// name (`ptx,,json`, a trailing comma) is an error, and the value is
+/// dropped.
+void Driver::parseList(llvm::StringRef Option,
+                       llvm::ArrayRef<std::string> Values,
+                       std::vector<std::string> &Names) {
+  for (const std::string &Value : Values) {
+    llvm::SmallVector<llvm::StringRef> Parts;
+    llvm::StringRef(Value).split(Parts, ',');
+    if (llvm::is_contained(Parts, "")) {
+      error(Option.str() + " '" + Value +
+            "': empty name in the comma-separated list");
+      continue;
+    }
+    for (llvm::StringRef Part : Parts)
+      Names.push_back(Part.str());
+  }
+}
+
 bool Driver::parseOptions() {
-  for (const std::string &Name : Options.Archs) {
+  std::vector<std::string> ArchNames, StageNames, KernelNames;
+  parseList("--arch", Options.Archs, ArchNames);
+  parseList("--emit", Options.Emit, StageNames);
+  parseList("--kernel", Options.Kernels, KernelNames);
+  for (const std::string &Name : ArchNames) {
     std::optional<Arch> A = parseArch(Name);
     if (!A) {
       error("unknown architecture '" + Name + "' (valid: " + getArchList() +
@@ -132,7 +172,7 @@ bool Driver::parseOptions() {
   if (Options.Archs.empty())
     Archs.push_back(getDefaultArch());
 
-  for (const std::string &Name : Options.Emit) {
+  for (const std::string &Name : StageNames) {
     std::optional<Stage> S = parseStage(Name);
     if (!S) {
       error("unknown --emit stage '" + Name +
@@ -158,12 +198,14 @@ bool Driver::parseOptions() {
     }
     Sema.Defines.push_back({Name.str(), Text.substr(Equal + 1)});
   }
-  Sema.SelectedKernels = Options.Kernels;
+  Sema.SelectedKernels = KernelNames;
+  Sema.ReportUnmatched = Options.InputPaths.size() == 1;
+  DefineUsed.assign(Sema.Defines.size(), false);
+  KernelFound.assign(Sema.SelectedKernels.size(), false);
   return !Diags.hasErrors();
 }
 
-bool Driver::loadSource() {
-  const std::string &Path = Options.InputPath;
+bool Driver::loadSource(const std::string &Path) {
   if (llvm::sys::fs::is_directory(Path)) {
     error("cannot read '" + Path + "': it is a directory");
     return false;
@@ -207,34 +249,76 @@ bool Driver::loadSource() {
           std::to_string(limits::MaxSourceBytes) + " bytes)");
     return false;
   }
-  Source = std::make_unique<SourceFile>(Name, std::move(Contents));
-  Diags.setFile(Source.get());
+  Sources.push_back(std::make_unique<SourceFile>(Name, std::move(Contents)));
+  Source = Sources.back().get();
+  Diags.setFile(Source);
   return true;
 }
 
 int Driver::run() {
-  if (!parseOptions() || !loadSource())
+  if (!parseOptions())
     return 1;
+  bool Ok = true;
+  std::vector<ArtifactFile> Artifacts;
+  for (const std::string &Path : Options.InputPaths)
+    Ok &= compileFile(Path, Artifacts);
+  if (!Ok || Diags.hasErrors())
+    return 1;
+  reportUnmatchedOptions();
+  if (Diags.hasErrors())
+    return 1;
+  return writeArtifacts(Artifacts) ? 0 : 1;
+}
+
+/// With several input files, reports the -D and --kernel that no file
+/// matched (with one, semantic analysis reported them).
+void Driver::reportUnmatchedOptions() {
+  if (Sema.ReportUnmatched)
+    return;
+  Diags.setFile(nullptr);
+  for (std::size_t I = 0; I != DefineUsed.size(); ++I)
+    if (!DefineUsed[I])
+      error("-D " + Sema.Defines[I].Name + "=" + Sema.Defines[I].Value +
+            ": no selected kernel of the input files has a compile-time "
+            "parameter named '" +
+            Sema.Defines[I].Name + "'");
+  for (std::size_t I = 0; I != KernelFound.size(); ++I)
+    if (!KernelFound[I])
+      error("--kernel " + Sema.SelectedKernels[I] + ": no kernel named '" +
+            Sema.SelectedKernels[I] + "' in the input files");
+}
+
+/// Compiles the file `Path`, appending its artifacts to `Artifacts`.
+bool Driver::compileFile(const std::string &Path,
+                         std::vector<ArtifactFile> &Artifacts) {
+  if (!loadSource(Path))
+    return false;
+  unsigned ErrorsBefore = Diags.getNumErrors();
+  auto Failed = [&] { return Diags.getNumErrors() != ErrorsBefore; };
 
   // The front end.
   // Semantic analysis of a file with syntax errors would report errors that
   // are only consequences of the statements the parser dropped.
   std::unique_ptr<ast::File> File = parseFile(*Source, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
   std::unique_ptr<Program> Prog = analyze(*File, Sema, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
+  for (std::size_t I = 0; I != DefineUsed.size(); ++I)
+    DefineUsed[I] = DefineUsed[I] || Prog->DefineUsed[I];
+  for (std::size_t I = 0; I != KernelFound.size(); ++I)
+    KernelFound[I] = KernelFound[I] || Prog->KernelFound[I];
   if (File->Kernels.empty()) {
     error("'" + Source->getName() + "' defines no kernel");
-    return 1;
+    return false;
   }
   for (const KernelInfo &Kernel : Prog->Kernels)
     if (Kernel.Selected)
       for (Arch Target : Archs)
         checkSharedMemoryLimit(Kernel, Target, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
 
   // MLIR generation, verification and the per-kernel pipelines. Verifier
   // messages print like the front end's, against the same source.
@@ -251,7 +335,7 @@ int Driver::run() {
   bool NeedsModule =
       llvm::any_of(Emit, [](Stage S) { return S != Stage::AST; });
   bool Ok = true;
-  std::vector<ArtifactFile> Artifacts;
+  std::size_t FirstArtifact = Artifacts.size();
   for (const KernelInfo &Kernel : Prog->Kernels) {
     if (!Kernel.Selected)
       continue;
@@ -265,10 +349,22 @@ int Driver::run() {
     }
     Ok &= runKernelPipeline({*File, Kernel, Module.get()}, Artifacts);
   }
-  if (!Ok || Diags.hasErrors())
-    return 1;
+  if (!Ok || Failed())
+    return false;
 
-  return writeArtifacts(Artifacts) ? 0 : 1;
+  // Two input files may define kernels of the same name.
+  for (std::size_t I = FirstArtifact; I != Artifacts.size(); ++I) {
+    auto [It, Inserted] =
+        ArtifactOrigins.try_emplace(Artifacts[I].name, Source->getName());
+    if (!Inserted) {
+      error("'" + Source->getName() + "' and '" + It->second +
+            "' both produce '" + Artifacts[I].name +
+            "' (kernels of the same name); compile them separately, into "
+            "different directories");
+      return false;
+    }
+  }
+  return true;
 }
 
 bool Driver::runKernelPipeline(const KernelJob &Job,
@@ -344,6 +440,7 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
   Rendering.fatbinaryPath = Options.FatbinaryPath;
   Rendering.cudaPath = Options.CudaPath;
   Rendering.fileStem = Stem;
+  Rendering.listBinaries = !writesToStdout();
   mlir::FailureOr<std::vector<ArtifactFile>> Files =
       renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
   if (mlir::failed(Files))
@@ -398,10 +495,12 @@ bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
   std::vector<ArtifactFile> Files = Artifacts;
   if (Kind == OutputKind::File) {
     llvm::StringRef Path = *Options.Output;
-    bool Same = false;
-    if (!llvm::sys::fs::equivalent(Options.InputPath, Path, Same) && Same) {
-      error("-o " + Path.str() + " is an input file; name another file");
-      return false;
+    for (const std::string &Input : Options.InputPaths) {
+      bool Same = false;
+      if (!llvm::sys::fs::equivalent(Input, Path, Same) && Same) {
+        error("-o " + Path.str() + " is an input file; name another file");
+        return false;
+      }
     }
     Dir = llvm::sys::path::parent_path(Path).str();
     if (Dir.empty())

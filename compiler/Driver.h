@@ -46,15 +46,19 @@ std::vector<Stage> getDefaultStages();
 
 /// The options of one compilation, as given on the command line.
 struct DriverOptions {
-  /// The `.tile` file (`-` for standard input).
-  std::string InputPath;
-  /// `--kernel`: the kernels to compile; empty compiles all.
+  /// The `.tile` files (`-` for standard input), compiled with the same
+  /// options. A `-D` or `--kernel` must match in at least one of them.
+  std::vector<std::string> InputPaths;
+  /// `--kernel`: the kernels to compile, each value a comma-separated list;
+  /// empty compiles all.
   std::vector<std::string> Kernels;
-  /// `--arch`: target architectures; empty means the default (sm_90a).
+  /// `--arch`: target architectures, each value a comma-separated list;
+  /// empty means the default (sm_90a).
   std::vector<std::string> Archs;
   /// `-D`: `NAME=VALUE` overrides of compile-time parameters.
   std::vector<std::string> Defines;
-  /// `--emit`: stage names; empty means getDefaultStages().
+  /// `--emit`: stage names, each value a comma-separated list; empty means
+  /// getDefaultStages().
   std::vector<std::string> Emit;
   /// `-o`: a directory, the single file written, or `-` for `Out`
   /// (classifyOutput in compiler/OutputNames.h); without it textual

@@ -15,6 +15,10 @@
 #include "compiler/SemaImpl.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <tuple>
 
 using namespace tilec;
@@ -90,6 +94,30 @@ std::optional<std::int64_t> parseDefineInt(std::string_view Text) {
   }
   return Negative ? static_cast<std::int64_t>(0 - Value)
                   : static_cast<std::int64_t>(Value);
+}
+
+/// Parses the value of a floating-point `-D`: an integer or floating-point
+/// literal as the language spells it (`2`, `1.5`, `1e-3`), optionally
+/// negative, that fits a double.
+std::optional<double> parseDefineFloat(std::string_view Text) {
+  std::string_view Digits = Text;
+  if (!Digits.empty() && Digits[0] == '-')
+    Digits.remove_prefix(1);
+  // No hexadecimal floats, `inf` or `nan`, which strtod would accept.
+  if (Digits.empty() || !std::isdigit(static_cast<unsigned char>(Digits[0])))
+    return std::nullopt;
+  for (char C : Digits)
+    if (!std::isdigit(static_cast<unsigned char>(C)) && C != '.' && C != 'e' &&
+        C != 'E' && C != '+' && C != '-')
+      return std::nullopt;
+  std::string Copy(Text);
+  char *End = nullptr;
+  errno = 0;
+  double Value = std::strtod(Copy.c_str(), &End);
+  if (End != Copy.c_str() + Copy.size() || errno == ERANGE ||
+      !std::isfinite(Value))
+    return std::nullopt;
+  return Value;
 }
 
 /// Collects the functions `E` calls (by name) into `Out`.
@@ -197,7 +225,8 @@ void Sema::run() {
   for (const auto &Kernel : File.Kernels)
     KernelsByName.emplace(Kernel->Name.Name, Kernel.get());
   for (const std::string &Name : Options.SelectedKernels) {
-    if (KernelsByName.count(Name))
+    Prog.KernelFound.push_back(KernelsByName.count(Name) != 0);
+    if (Prog.KernelFound.back() || !Options.ReportUnmatched)
       continue;
     std::string List;
     for (const auto &Kernel : File.Kernels)
@@ -247,8 +276,9 @@ void Sema::run() {
     }
     checkKernel(Kernel, Info);
   }
-  if (!Diags.shouldStop())
+  if (!Diags.shouldStop() && Options.ReportUnmatched)
     reportUnusedDefines();
+  Prog.DefineUsed = DefineUsed;
 }
 
 void Sema::checkDefineList() {
@@ -549,15 +579,18 @@ void Sema::checkConstParams(KernelDecl &Kernel, KernelInfo &Info) {
     if (Param.Default->Ty.isError())
       continue;
     const std::optional<Constant> &Value = Param.Default->Const;
-    if (!Value || Value->K == Constant::Kind::Float) {
+    if (!Value) {
       Diags.error(Param.Default->getBeginLoc(),
                   "the default of compile-time parameter '" + Param.Name.Name +
-                      "' must be an integer, a boolean or an element type");
+                      "' must be a number, a boolean or an element type");
       continue;
     }
     switch (Value->K) {
     case Constant::Kind::Int:
       S->Ty = ExprType::getUntypedInt();
+      break;
+    case Constant::Kind::Float:
+      S->Ty = ExprType::getUntypedFloat();
       break;
     case Constant::Kind::Bool:
       S->Ty = ExprType::getScalar(ScalarKind::Bool);
@@ -585,6 +618,11 @@ void Sema::applyDefine(Symbol &Param, const KernelDecl &Kernel) {
       Expected = "an integer";
       if (auto Int = parseDefineInt(D.Value))
         Value = Constant::getInt(*Int);
+      break;
+    case Constant::Kind::Float:
+      Expected = "a number";
+      if (auto Float = parseDefineFloat(D.Value))
+        Value = Constant::getFloat(*Float);
       break;
     case Constant::Kind::Bool:
       Expected = "a boolean (true or false)";

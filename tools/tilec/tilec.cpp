@@ -10,6 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace {
@@ -27,8 +31,10 @@ constexpr const char *Examples = R"(Examples:
       write out/vector_add-dtype_f16.sm_90a.{cubin,json}, beside the f32 ones
   tilec specs/vector_add.tile --emit=cubin -o va.cubin
       write the one cubin to va.cubin
-  tilec specs/vector_add.tile --arch sm_80 --arch sm_90a --emit=fatbin,json -o out/
+  tilec specs/vector_add.tile --arch sm_80,sm_90a --emit=fatbin,json -o out/
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
+  tilec specs/*.tile -o out/
+      compile every kernel of every spec into out/
 )";
 
 constexpr const char *Outputs =
@@ -47,7 +53,7 @@ to the current directory.)";
 std::string getFooter() {
   return std::string(Examples) +
          "\nStages (--emit, comma-separated): " + tilec::getStageList().str() +
-         "\nArchitectures (--arch, repeatable; default " +
+         "\nArchitectures (--arch, comma-separated, repeatable; default " +
          tilec::getArchName(tilec::getDefaultArch()) +
          "): " + tilec::getArchList() + "\n" + Outputs;
 }
@@ -62,15 +68,18 @@ int main(int Argc, char **Argv) {
   tilec::DriverOptions Options;
   std::string Output;
   bool Version = false;
-  App.add_option("file", Options.InputPath,
-                 "The .tile source file ('-' reads standard input)");
+  App.add_option("files", Options.InputPaths,
+                 "The .tile source files, compiled with the same options "
+                 "('-' reads standard input)");
   // Repeatable options take one value per occurrence, so that they never
-  // swallow the input file that follows them.
+  // swallow the input file that follows them. The driver splits the
+  // comma-separated lists (and rejects empty names).
   App.add_option("--kernel", Options.Kernels,
-                 "Compile only this kernel (repeatable)")
+                 "Compile only these kernels (comma-separated, repeatable)")
       ->allow_extra_args(false);
   App.add_option("--arch", Options.Archs,
-                 "Target architecture (repeatable; default sm_90a)")
+                 "Target architectures (comma-separated, repeatable; "
+                 "default sm_90a)")
       ->allow_extra_args(false);
   App.add_option("-D,--define", Options.Defines,
                  "Override a compile-time parameter: -D NAME=VALUE")
@@ -78,7 +87,6 @@ int main(int Argc, char **Argv) {
   App.add_option("--emit", Options.Emit,
                  "Stages to emit, comma-separated (" +
                      tilec::getStageList().str() + ")")
-      ->delimiter(',')
       ->allow_extra_args(false);
   App.add_option("-o,--output,--output-dir", Output,
                  "Write DIR/<stem>.<arch>.<ext>; a name with an extension "
@@ -86,7 +94,7 @@ int main(int Argc, char **Argv) {
                  "is standard output");
   App.add_option("-O,--opt-level", Options.OptLevel,
                  "Optimization level of LLVM, NVPTX and ptxas (0-3; "
-                 "default 3)")
+                 "default 3; a bare -O is -O3)")
       ->check(CLI::Range(0u, 3u));
   App.add_option("--ptxas", Options.PtxasPath,
                  "The ptxas to use (default: DIR/bin of --cuda-path, "
@@ -103,8 +111,17 @@ int main(int Argc, char **Argv) {
   App.add_flag("--version", Version,
                "Print the versions of tilec, LLVM and ptxas and exit");
 
+  // A bare -O, as C compilers accept it, is -O3 rather than an option that
+  // takes the next argument (a flag, the input file) as its level.
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  for (std::string &Arg : Args)
+    if (Arg == "-O")
+      Arg = "-O3";
+  // CLI11 takes the arguments last first, without the program's name.
+  std::reverse(Args.begin(), Args.end());
+  App.name(Argv[0]);
   try {
-    App.parse(Argc, Argv);
+    App.parse(Args);
   } catch (const CLI::Success &Info) {
     return App.exit(Info);
   } catch (const CLI::ParseError &Error) {
@@ -117,7 +134,7 @@ int main(int Argc, char **Argv) {
   if (Version) {
     tilec::printVersion(llvm::outs(), Options.PtxasPath, Options.CudaPath);
     Status = 0;
-  } else if (Options.InputPath.empty()) {
+  } else if (Options.InputPaths.empty()) {
     llvm::errs() << "tilec: error: no input file\nRun 'tilec --help' for "
                     "usage.\n";
     return 1;
