@@ -307,6 +307,8 @@ void Sema::reportUnusedDefines() {
                                  D.Name + "'");
     std::vector<std::string_view> Candidates;
     const Symbol *Dim = nullptr;
+    const Symbol *Scalar = nullptr;
+    std::string ScalarKernel;
     for (const KernelInfo &Info : Prog.Kernels) {
       if (!Info.Selected)
         continue;
@@ -315,11 +317,25 @@ void Sema::reportUnusedDefines() {
       for (const Symbol *S : Info.Dims)
         if (!Dim && S->Name == D.Name)
           Dim = S;
+      for (const Symbol *S : Info.Scalars)
+        if (!Scalar && S->Name == D.Name) {
+          Scalar = S;
+          ScalarKernel = Info.Decl->Name.Name;
+        }
     }
     if (Dim) {
       Diags.note(Dim->Loc, "'" + D.Name +
                                "' is a symbolic dimension: its value comes "
                                "from the tensors at run time");
+      continue;
+    }
+    if (Scalar) {
+      Diags.note(Scalar->Loc,
+                 "'" + D.Name +
+                     "' is a runtime scalar parameter: its value is passed "
+                     "at launch; to fix it at compile time, make it a "
+                     "compile-time parameter (kernel " +
+                     ScalarKernel + "<" + D.Name + " = ...>(...))");
       continue;
     }
     std::string Suggestion = closestName(D.Name, Candidates);
@@ -736,6 +752,7 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
   Info.Launch = &Launch;
   CallExpr &Config = *Launch.Config;
   std::size_t Rank = Config.Args.size();
+  unsigned ErrorsBefore = Diags.getNumErrors();
   if (Rank == 0)
     Diags.error(Config.getLoc(),
                 "'with kernel' needs 1 to 3 grid extents before 'threads'");
@@ -786,6 +803,9 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
                     (Rank == 1 ? "" : "s") + " but 'as' binds " +
                     std::to_string(Launch.BlockVars.size()) + " block index" +
                     (Launch.BlockVars.size() == 1 ? "" : "es"));
+  if (Launch.BlockVars.empty() && Rank >= 2 &&
+      Diags.getNumErrors() == ErrorsBefore)
+    warnUnboundGrid(Config);
 
   pushScope();
   Launch.BlockSyms.assign(Rank, nullptr);
@@ -807,6 +827,30 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
   }
   Ctx = Saved;
   popScope();
+}
+
+/// A grid of several dimensions whose block indices no `as` clause binds
+/// repeats the same work in every block along y and z: most likely
+/// `with kernel(ceildiv(N, 128), 128)` meant `threads = 128`.
+void Sema::warnUnboundGrid(const CallExpr &Config) {
+  const Expr &Y = *Config.Args[1];
+  std::string Extent = Y.Const ? " (" + Y.Const->toString() + ")" : "";
+  Diags.warning(Y.getBeginLoc(),
+                "the grid's y extent" + Extent +
+                    " has no block index: without an 'as' clause, the blocks "
+                    "along y (and z) all do the same work");
+  bool ThreadsGiven = !Config.NamedArgs.empty();
+  if (Config.Args.size() == 2 && !ThreadsGiven && Y.Const &&
+      Y.Const->K == Constant::Kind::Int && Y.Const->Int % limits::WarpSize == 0)
+    Diags.note(Y.getBeginLoc(), "to launch " + Y.Const->toString() +
+                                    " threads per block, write 'threads = " +
+                                    Y.Const->toString() +
+                                    "'; to use the grid, bind its block "
+                                    "indices with 'as (bx, by)'");
+  else
+    Diags.note(Y.getBeginLoc(),
+               "bind the block indices with 'as (bx, by" +
+                   std::string(Config.Args.size() == 3 ? ", bz" : "") + ")'");
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,6 +88,7 @@ public:
   void checkParams(ast::KernelDecl &Kernel, KernelInfo &Info);
   /// Checks the grid, the threads and the body of the launch.
   void checkLaunch(ast::LaunchStmt &Launch, KernelInfo &Info);
+  void warnUnboundGrid(const ast::CallExpr &Config);
   /// Reports `-D` overrides no selected kernel has a parameter for.
   void reportUnusedDefines();
 
