@@ -20,6 +20,7 @@
 #ifndef TILEC_CODEGEN_ARTIFACTWRITER_H
 #define TILEC_CODEGEN_ARTIFACTWRITER_H
 
+#include "codegen/Fatbinary.h"
 #include "codegen/KernelCompiler.h"
 
 #include "mlir/IR/Location.h"
@@ -73,6 +74,13 @@ struct ArtifactFile {
   /// The file's bytes.
   std::string contents;
 };
+
+/// Returns the images of the fatbin of a kernel compiled for `targets`
+/// (without their bytes): every target's cubin, plus the PTX of the newest
+/// target that is not architecture-specific (for JIT compilation on newer
+/// GPUs). `buildIndex[i]` receives the target image `i` comes from.
+std::vector<FatbinImage> planFatbinImages(llvm::ArrayRef<GpuTarget> targets,
+                                          std::vector<size_t> &buildIndex);
 
 /// Produces the files of the requested stages for one kernel compiled for
 /// one or more architectures (`builds`, one per architecture, all of the

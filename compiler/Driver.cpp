@@ -13,6 +13,7 @@
 
 #include "codegen/ArtifactWriter.h"
 #include "codegen/CudaToolkit.h"
+#include "codegen/Fatbinary.h"
 #include "codegen/KernelCompiler.h"
 #include "codegen/Ptxas.h"
 #include "codegen/Sha256.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <sstream>
@@ -93,6 +95,7 @@ private:
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
   bool runCodegen(const KernelJob &Job, const std::string &Stem,
                   std::vector<ArtifactFile> &Artifacts);
+  bool printToolCommands(mlir::tile::KernelOp Kernel, const EmitStages &Stages);
   bool writeArtifacts(const std::vector<ArtifactFile> &Artifacts);
   void error(const std::string &Message) { Diags.error(SourceLoc(), Message); }
   /// Returns true if a binary stage (cubin, fatbin) is emitted.
@@ -198,6 +201,11 @@ bool Driver::parseOptions() {
     }
     Sema.Defines.push_back({Name.str(), Text.substr(Equal + 1)});
   }
+  if (Options.Stats && !llvm::any_of(Emit, [](Stage S) {
+        return isCodegenStage(S) && S != Stage::TileGPU;
+      }))
+    error("--stats reports what ptxas assembled: emit llvm, ptx, cubin, "
+          "fatbin or json");
   Sema.SelectedKernels = KernelNames;
   Sema.ReportUnmatched = Options.InputPaths.size() == 1;
   DefineUsed.assign(Sema.Defines.size(), false);
@@ -267,6 +275,8 @@ int Driver::run() {
   reportUnmatchedOptions();
   if (Diags.hasErrors())
     return 1;
+  if (Options.DryRun)
+    return 0;
   return writeArtifacts(Artifacts) ? 0 : 1;
 }
 
@@ -403,6 +413,8 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     return true;
   mlir::ModuleOp Module = Job.Module;
   mlir::tile::KernelOp Kernel = *Module.getOps<mlir::tile::KernelOp>().begin();
+  if (Options.DryRun)
+    return printToolCommands(Kernel, Stages);
   KernelSource SourceInfo{Source->getName(), sha256Hex(Source->getContents())};
   std::vector<KernelArtifacts> Builds;
   for (Arch Target : Archs) {
@@ -421,18 +433,21 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     CodegenOptions Codegen;
     Codegen.arch = getArchName(Target);
     Codegen.optLevel = Options.OptLevel;
-    Codegen.assemble = Stages.needsCubin();
+    Codegen.assemble = Stages.needsCubin() || Options.Stats;
     Codegen.keepTileGPU = Stages.tileGPU;
     Codegen.stopAfterTileGPU = !Stages.needsLowering();
     Codegen.ptxasPath = Options.PtxasPath;
     Codegen.cudaPath = Options.CudaPath;
     Codegen.printIRAfterAll = Options.PrintIRAfterAll;
+    Codegen.lineInfo = Options.LineInfo;
     Codegen.irDumpStream = &Err;
     mlir::FailureOr<KernelArtifacts> Built =
         compileKernel(Kernel, Codegen, SourceInfo);
     if (mlir::failed(Built))
       return false;
     CodegenCost += Built->cost;
+    if (Options.Stats)
+      Err << "tilec: " << formatResourceReport(*Built) << "\n";
     Builds.push_back(std::move(*Built));
   }
   ArtifactOptions Rendering;
@@ -446,6 +461,60 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
   if (mlir::failed(Files))
     return false;
   llvm::append_range(Artifacts, std::move(*Files));
+  return true;
+}
+
+/// Prints the ptxas and fatbinary commands that compiling `Kernel` for
+/// `Stages` runs, one per line and each argument quoted, with `<tmp>` for
+/// the private directory of each command's files.
+bool Driver::printToolCommands(mlir::tile::KernelOp Kernel,
+                               const EmitStages &Stages) {
+  if (!Stages.needsCubin())
+    return true;
+  auto PrintCommand = [&](llvm::StringRef Program,
+                          llvm::ArrayRef<std::string> Args) {
+    llvm::sys::printArg(Out, Program, /*Quote=*/true);
+    for (const std::string &Arg : Args) {
+      Out << ' ';
+      llvm::sys::printArg(Out, Arg, /*Quote=*/true);
+    }
+    Out << '\n';
+  };
+  std::vector<GpuTarget> Targets;
+  for (Arch Target : Archs) {
+    llvm::Expected<GpuTarget> Resolved =
+        resolveGpuTarget(getArchName(Target), /*ptxVersion=*/0);
+    if (!Resolved) {
+      mlir::emitError(Kernel.getLoc()) << llvm::toString(Resolved.takeError());
+      return false;
+    }
+    Targets.push_back(*Resolved);
+  }
+  llvm::Expected<std::string> Ptxas =
+      findCudaTool("ptxas", Options.PtxasPath, Options.CudaPath);
+  if (!Ptxas) {
+    mlir::emitError(Kernel.getLoc()) << llvm::toString(Ptxas.takeError());
+    return false;
+  }
+  for (const GpuTarget &Target : Targets)
+    PrintCommand(*Ptxas,
+                 getPtxasArguments(Target, Options.OptLevel, Options.LineInfo,
+                                   "<tmp>/kernel.ptx", "<tmp>/kernel.cubin"));
+  if (!Stages.fatbin)
+    return true;
+  llvm::Expected<std::string> Fatbinary =
+      findCudaTool("fatbinary", Options.FatbinaryPath, Options.CudaPath);
+  if (!Fatbinary) {
+    mlir::emitError(Kernel.getLoc()) << llvm::toString(Fatbinary.takeError());
+    return false;
+  }
+  std::vector<size_t> BuildIndex;
+  std::vector<FatbinImage> Images = planFatbinImages(Targets, BuildIndex);
+  std::vector<std::string> Paths;
+  for (std::size_t I = 0; I != Images.size(); ++I)
+    Paths.push_back("<tmp>/" + getFatbinImageName(I, Images[I].isCubin));
+  PrintCommand(*Fatbinary,
+               getFatbinaryArguments("<tmp>/kernel.fatbin", Images, Paths));
   return true;
 }
 

@@ -77,6 +77,16 @@ struct DriverOptions {
   std::string CudaPath;
   /// `--print-ir-after-all`: dump the IR after every pass to `Err`.
   bool PrintIRAfterAll = false;
+  /// `-lineinfo`: PTX `.file`/`.loc` directives naming the `.tile` source,
+  /// kept in the cubin by `ptxas -lineinfo`.
+  bool LineInfo = false;
+  /// `--stats`: print each kernel's resources per architecture (registers,
+  /// spills, stack, shared memory, barriers, grid) to `Err`.
+  bool Stats = false;
+  /// `--dry-run` (`-###`): run the front end, then print the external
+  /// commands (ptxas, fatbinary) the run would execute to `Out` instead of
+  /// compiling; nothing is written.
+  bool DryRun = false;
 };
 
 /// Runs one compilation. Artifacts go to `Output` or, without it, to `Out`

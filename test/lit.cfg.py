@@ -53,6 +53,8 @@ utils = os.path.join(config.test_source_root, "utils")
 # stdout). Without ptxas it fails: PTX that is never assembled is not checked.
 config.substitutions.append(("%ptxas-check", "%s %s %s" % (
     sys.executable, os.path.join(utils, "ptxas-check.py"), ptxas or '""')))
+# The ptxas the codegen tests use.
+config.substitutions.append(("%ptxas-path", ptxas or '""'))
 # `%fake-cuda-toolkit DIR...`: toolkit folders whose ptxas and fatbinary log
 # their use to DIR/used.log and run the real ones.
 config.substitutions.append(("%fake-cuda-toolkit", "%s %s %s" % (

@@ -105,18 +105,36 @@ int main(int Argc, char **Argv) {
   App.add_option("--cuda-path", Options.CudaPath,
                  "CUDA toolkit root searched first for ptxas, fatbinary and "
                  "libdevice");
+  App.add_flag("--lineinfo", Options.LineInfo,
+               "Map the PTX and cubin to the .tile source (.file/.loc "
+               "directives, ptxas -lineinfo); also spelled -lineinfo");
+  App.add_flag("--stats", Options.Stats,
+               "Print each kernel's resources per architecture to standard "
+               "error: registers, spills, stack, shared memory, barriers, "
+               "grid");
+  App.add_flag("--dry-run", Options.DryRun,
+               "Check the sources, then print the ptxas and fatbinary "
+               "commands the compilation would run instead of running it; "
+               "write nothing (also spelled -###)");
   App.add_flag("--print-ir-after-all", Options.PrintIRAfterAll,
                "Print the IR after every MLIR pass and every LLVM step to "
                "standard error");
   App.add_flag("--version", Version,
                "Print the versions of tilec, LLVM and ptxas and exit");
 
-  // A bare -O, as C compilers accept it, is -O3 rather than an option that
-  // takes the next argument (a flag, the input file) as its level.
+  // Spellings CLI11 cannot declare: a bare -O, as C compilers accept it, is
+  // -O3 rather than an option that takes the next argument (a flag, the
+  // input file) as its level; -lineinfo is nvcc's spelling of --lineinfo,
+  // -### clang's of --dry-run.
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
-  for (std::string &Arg : Args)
+  for (std::string &Arg : Args) {
     if (Arg == "-O")
       Arg = "-O3";
+    else if (Arg == "-lineinfo")
+      Arg = "--lineinfo";
+    else if (Arg == "-###")
+      Arg = "--dry-run";
+  }
   // CLI11 takes the arguments last first, without the program's name.
   std::reverse(Args.begin(), Args.end());
   App.name(Argv[0]);
