@@ -13,6 +13,7 @@
 #include "compiler/Casting.h"
 #include "compiler/Limits.h"
 #include "compiler/SemaImpl.h"
+#include "compiler/Suggestions.h"
 
 #include <algorithm>
 #include <cctype>
@@ -36,31 +37,6 @@ std::string reservedNameMessage(std::string_view Name) {
     return "'" + std::string(Name) +
            "' is a builtin constant and cannot be redeclared";
   return {};
-}
-
-/// Returns the edit distance between `A` and `B`, or `Limit + 1` if it
-/// exceeds `Limit`.
-unsigned editDistance(std::string_view A, std::string_view B, unsigned Limit) {
-  if (A.size() > B.size() + Limit || B.size() > A.size() + Limit)
-    return Limit + 1;
-  std::vector<unsigned> Row(B.size() + 1);
-  for (unsigned J = 0; J <= B.size(); ++J)
-    Row[J] = J;
-  for (unsigned I = 1; I <= A.size(); ++I) {
-    unsigned Diagonal = Row[0];
-    Row[0] = I;
-    unsigned RowMin = Row[0];
-    for (unsigned J = 1; J <= B.size(); ++J) {
-      unsigned Above = Row[J];
-      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1,
-                         Diagonal + (A[I - 1] == B[J - 1] ? 0u : 1u)});
-      Diagonal = Above;
-      RowMin = std::min(RowMin, Row[J]);
-    }
-    if (RowMin > Limit)
-      return Limit + 1;
-  }
-  return Row[B.size()];
 }
 
 /// Parses the value of an integer `-D`: decimal or 0x-hexadecimal,
@@ -133,40 +109,6 @@ void collectCalls(const Expr &E,
 }
 
 } // namespace
-
-std::string
-detail::closestName(std::string_view Name,
-                    const std::vector<std::string_view> &Candidates) {
-  if (Name.size() > 64)
-    return {};
-  auto Lower = [](std::string_view S) {
-    std::string Out(S);
-    for (char &C : Out)
-      if (C >= 'A' && C <= 'Z')
-        C = static_cast<char>(C - 'A' + 'a');
-    return Out;
-  };
-  std::string LowerName = Lower(Name);
-  unsigned Limit = std::max<unsigned>(1, Name.size() / 3);
-  // Closest first; among equals, a case-only difference, then the
-  // alphabetically first (so the choice does not depend on hash order).
-  std::string Best;
-  std::tuple<unsigned, bool, std::string_view> BestKey{Limit + 1, true, {}};
-  for (std::string_view Candidate : Candidates) {
-    if (Candidate == Name)
-      continue;
-    unsigned D = editDistance(Name, Candidate, Limit);
-    if (D > Limit)
-      continue;
-    std::tuple<unsigned, bool, std::string_view> Key{
-        D, Lower(Candidate) != LowerName, Candidate};
-    if (Key < BestKey) {
-      BestKey = Key;
-      Best = std::string(Candidate);
-    }
-  }
-  return Best;
-}
 
 //===----------------------------------------------------------------------===//
 // Scopes
@@ -978,9 +920,14 @@ void Sema::checkFor(ForStmt &S) {
   CallExpr &Range = *S.Range;
   std::optional<Builtin> Id = lookupBuiltin(Range.Callee);
   if (!Id || getBuiltinInfo(*Id).Category != BuiltinCategory::LoopRange) {
-    Diags.error(Range.getLoc(), "expected a loop range ('parallel', "
-                                "'pipelined', 'serial' or 'unroll'), got '" +
-                                    Range.Callee + "'");
+    std::string Suggestion = closestName(
+        Range.Callee, {"parallel", "pipelined", "serial", "unroll"});
+    Diags.error(
+        Range.getLoc(),
+        "expected a loop range ('parallel', 'pipelined', 'serial' or "
+        "'unroll'), got '" +
+            Range.Callee + "'" +
+            (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"));
     Id.reset();
   }
   Range.BuiltinId = Id;
