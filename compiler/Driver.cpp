@@ -164,6 +164,10 @@ bool Driver::parseOptions() {
   parseList("--kernel", Options.Kernels, KernelNames);
   for (const std::string &Name : ArchNames) {
     std::optional<Arch> A = parseArch(Name);
+    if (std::string Future = describeFutureArch(Name); !A && !Future.empty()) {
+      error(Future);
+      continue;
+    }
     if (!A) {
       error("unknown architecture '" + Name + "' (valid: " + getArchList() +
             ")");
