@@ -721,6 +721,12 @@ mlir::Value Generator::genBinary(const BinaryExpr &E) {
     if (Unsigned)
       return mlir::arith::RemUIOp::create(B, L, A, C);
     return mlir::arith::RemSIOp::create(B, L, A, C);
+  case BinaryOp::Shl:
+    return mlir::arith::ShLIOp::create(B, L, A, C);
+  case BinaryOp::Shr:
+    if (Unsigned)
+      return mlir::arith::ShRUIOp::create(B, L, A, C);
+    return mlir::arith::ShRSIOp::create(B, L, A, C);
   default:
     break;
   }

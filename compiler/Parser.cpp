@@ -16,7 +16,7 @@
 //              | IDENT '(' args ')' ';' | lvalue '=' expr ';' | ';'
 //   expr      := or ['?' expr ':' expr]
 //   or ... mul: left-associative binary levels || && (== !=) (< <= > >=)
-//               (+ -) (* / %)
+//               (<< >>) (+ -) (* / %)
 //   unary     := ('-' | '!') unary | primary
 //   primary   := INT | FLOAT | STRING | 'true' | 'false' | IDENT
 //              | IDENT '(' args ')' | IDENT '[' expr {',' expr} ']'
@@ -52,6 +52,7 @@ enum Precedence : int {
   PrecAnd,
   PrecEquality,
   PrecRelational,
+  PrecShift,
   PrecAdditive,
   PrecMultiplicative,
 };
@@ -83,6 +84,12 @@ int getBinaryOp(TokenKind Kind, BinaryOp &Op) {
   case TokenKind::GreaterEqual:
     Op = BinaryOp::Ge;
     return PrecRelational;
+  case TokenKind::LessLess:
+    Op = BinaryOp::Shl;
+    return PrecShift;
+  case TokenKind::GreaterGreater:
+    Op = BinaryOp::Shr;
+    return PrecShift;
   case TokenKind::Plus:
     Op = BinaryOp::Add;
     return PrecAdditive;

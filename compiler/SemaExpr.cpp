@@ -985,6 +985,10 @@ void Sema::inferBinary(BinaryExpr &E) {
   }
 
   E.Ty = Ty;
+  if (E.Op == BinaryOp::Shl || E.Op == BinaryOp::Shr) {
+    checkShift(E, Ty, Foldable);
+    return;
+  }
   // A constant zero divisor is an error even when the dividend is not
   // constant: the division would be undefined on every thread.
   bool Division = E.Op == BinaryOp::Div || E.Op == BinaryOp::Rem;
@@ -1045,6 +1049,46 @@ void Sema::inferBinary(BinaryExpr &E) {
     break;
   }
   if (Overflow) {
+    Diags.error(E.getLoc(), "integer overflow in a constant expression");
+    E.Ty = ExprType::getError();
+    return;
+  }
+  E.Const = Constant::getInt(R);
+}
+
+void Sema::checkShift(BinaryExpr &E, const ExprType &Ty, bool Foldable) {
+  std::string Op = std::string("'") + getSpelling(E.Op) + "'";
+  if (!isIntegerValued(Ty)) {
+    Diags.error(E.getLoc(), "operands of " + Op + " must be integers, got " +
+                                Ty.describe());
+    E.Ty = ExprType::getError();
+    return;
+  }
+  // Untyped constants and index are 64-bit.
+  unsigned Width = Ty.isScalar() && Ty.getScalar() != ScalarKind::Index
+                       ? getBitWidth(Ty.getScalar())
+                       : 64;
+  const Expr &Amount = *E.RHS;
+  if (Amount.Const &&
+      (Amount.Const->Int < 0 || Amount.Const->Int >= std::int64_t(Width))) {
+    Diags.error(Amount.getBeginLoc(),
+                "shift amount " + Amount.Const->toString() +
+                    " is out of range for " + Ty.describe() + " (0 to " +
+                    std::to_string(Width - 1) + ")");
+    E.Ty = ExprType::getError();
+    return;
+  }
+  if (!Foldable)
+    return;
+  std::int64_t A = E.LHS->Const->Int;
+  unsigned B = static_cast<unsigned>(Amount.Const->Int);
+  if (E.Op == BinaryOp::Shr) {
+    E.Const = Constant::getInt(A >> B);
+    return;
+  }
+  std::int64_t R =
+      static_cast<std::int64_t>(static_cast<std::uint64_t>(A) << B);
+  if ((R >> B) != A) {
     Diags.error(E.getLoc(), "integer overflow in a constant expression");
     E.Ty = ExprType::getError();
     return;

@@ -158,6 +158,7 @@ public:
   void inferFnCall(ast::CallExpr &E, const ast::FnDecl &Fn);
   void inferScalarBuiltin(ast::CallExpr &E, Builtin Id);
   void inferFloatBuiltin(ast::CallExpr &E, Builtin Id);
+  void checkShift(ast::BinaryExpr &E, const ExprType &Ty, bool Foldable);
   void inferCast(ast::CastExpr &E);
   void inferUnary(ast::UnaryExpr &E);
   void inferBinary(ast::BinaryExpr &E);

@@ -223,3 +223,25 @@ def raster_order(run):
         y = index * panel + offset % rows
         order[y * n + x] = wrap('i32', start + launch)
     return {'Order': order, 'Counter': [wrap('i32', start + m * n)]}
+
+
+# shifts.tile
+
+def c_rem(a, b):
+    """C's integer remainder: the sign of the dividend."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def bits(run):
+    dtype = run.dtype('X')
+    r = rounding(dtype)
+
+    def y(x):
+        total = r(r(x << 3) + (x >> 2))
+        return r(r(total + 16) + c_rem(x, 7))
+
+    def z(x):
+        return x >> (c_rem(y(x), 4) + 4)
+    return {'Y': elementwise(run, 'X', y), 'Z': elementwise(run, 'X', z)}
+
