@@ -159,6 +159,8 @@ void Driver::parseList(llvm::StringRef Option,
 
 bool Driver::parseOptions() {
   std::vector<std::string> ArchNames, StageNames, KernelNames;
+  if (llvm::count(Options.InputPaths, "-") > 1)
+    error("standard input ('-') can be read only once");
   parseList("--arch", Options.Archs, ArchNames);
   parseList("--emit", Options.Emit, StageNames);
   parseList("--kernel", Options.Kernels, KernelNames);
