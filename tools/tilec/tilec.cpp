@@ -33,8 +33,8 @@ constexpr const char *Examples = R"(Examples:
       write the one cubin to va.cubin
   tilec specs/vector_add.tile --arch sm_80,sm_90a --emit=fatbin,json -o out/
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
-  tilec specs/*.tile -o out/
-      compile every kernel of every spec into out/
+  tilec specs/vector_add.tile specs/scale_add.tile specs/gelu.tile -o out/
+      compile the kernels of three files into out/ (all or nothing)
 )";
 
 constexpr const char *Outputs =
