@@ -368,17 +368,23 @@ bool Driver::compileFile(const std::string &Path,
   if (!Ok || Failed())
     return false;
 
-  // Two input files may define kernels of the same name.
+  // Two input files may define kernels of the same name, and an
+  // --output-name may give two kernels the same stem.
   for (std::size_t I = FirstArtifact; I != Artifacts.size(); ++I) {
     auto [It, Inserted] =
         ArtifactOrigins.try_emplace(Artifacts[I].name, Source->getName());
-    if (!Inserted) {
+    if (Inserted)
+      continue;
+    if (!Options.OutputName.empty())
+      error("two kernels would be written to '" + Artifacts[I].name +
+            "': give --output-name a {kernel} or the parameters that "
+            "tell them apart");
+    else
       error("'" + Source->getName() + "' and '" + It->second +
             "' both produce '" + Artifacts[I].name +
             "' (kernels of the same name); compile them separately, into "
             "different directories");
-      return false;
-    }
+    return false;
   }
   return true;
 }
@@ -388,6 +394,15 @@ bool Driver::runKernelPipeline(const KernelJob &Job,
   // The front end's stages, once per architecture.
   std::string Stem =
       getVariantStem(Job.Kernel.Decl->Name.Name, getChangedParams(Job.Kernel));
+  if (!Options.OutputName.empty()) {
+    std::string Failure;
+    Stem = expandOutputName(Options.OutputName, Job.Kernel.Decl->Name.Name,
+                            Stem, getParamValues(Job.Kernel), Failure);
+    if (!Failure.empty()) {
+      error(Failure);
+      return false;
+    }
+  }
   for (Arch Target : Archs)
     for (Stage S : Emit)
       if (!isCodegenStage(S))

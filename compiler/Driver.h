@@ -60,6 +60,9 @@ struct DriverOptions {
   /// `--emit`: stage names, each value a comma-separated list; empty means
   /// getDefaultStages().
   std::vector<std::string> Emit;
+  /// `--output-name`: a template of the file-name stem (expandOutputName in
+  /// compiler/OutputNames.h); empty for the kernel's variant stem.
+  std::string OutputName;
   /// `-o`: a directory, the single file written, or `-` for `Out`
   /// (classifyOutput in compiler/OutputNames.h); without it textual
   /// artifacts go to `Out` and binary ones (cubin, fatbin) to the current

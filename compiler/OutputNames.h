@@ -6,8 +6,9 @@
 // `-NAME_VALUE` per compile-time parameter whose value differs from its
 // default. `-D dtype=f16` on vector_add (default f32) writes
 // `vector_add-dtype_f16.sm_90a.cubin`; `-D dtype=f32` writes
-// `vector_add.sm_90a.cubin`, like no `-D` at all. Also how `-o` is read: a
-// directory, a single file, or standard output.
+// `vector_add.sm_90a.cubin`, like no `-D` at all. `--output-name` replaces
+// the stem with a template (`{kernel}-{dtype}-b{block}`). Also how `-o` is
+// read: a directory, a single file, or standard output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +40,21 @@ std::vector<ParamSetting> getChangedParams(const KernelInfo &Kernel);
 /// value other than a letter, a digit, `.`, `+` and `-` becomes `_`.
 std::string getVariantStem(std::string_view Kernel,
                            const std::vector<ParamSetting> &Settings);
+
+/// Returns every compile-time parameter of `Kernel` (analyzed) with its
+/// value, in declaration order.
+std::vector<ParamSetting> getParamValues(const KernelInfo &Kernel);
+
+/// Expands the `--output-name` template `Template` into a file-name stem:
+/// `{kernel}` is `Kernel`, `{variant}` is getVariantStem's stem `Variant`,
+/// and `{NAME}` is the value of compile-time parameter NAME in `Params`
+/// (made safe for file names like getVariantStem's values); other text is
+/// kept. On a malformed template (an unclosed `{`, an unknown placeholder,
+/// a `/`, an empty result) sets `Error` to the message and returns "".
+std::string expandOutputName(std::string_view Template, std::string_view Kernel,
+                             std::string_view Variant,
+                             const std::vector<ParamSetting> &Params,
+                             std::string &Error);
 
 /// What `-o PATH` names.
 enum class OutputKind {

@@ -92,6 +92,10 @@ int main(int Argc, char **Argv) {
                  "Write DIR/<stem>.<arch>.<ext>; a name with an extension "
                  "of an artifact (k.cubin) is the single file written, '-' "
                  "is standard output");
+  App.add_option("--output-name", Options.OutputName,
+                 "Template of the file-name stem: {kernel}, {variant} (the "
+                 "default stem) and {NAME} for a compile-time parameter's "
+                 "value, e.g. '{kernel}_{dtype}_b{block}'");
   App.add_option("-O,--opt-level", Options.OptLevel,
                  "Optimization level of LLVM, NVPTX and ptxas (0-3; "
                  "default 3; a bare -O is -O3)")

@@ -77,3 +77,30 @@ TEST_CASE("-o names standard output, a directory or a file", "[output-names]") {
                            "k.fatbin", "k.json"})
     CHECK(classifyOutput(Name, false) == OutputKind::File);
 }
+
+TEST_CASE("templates of --output-name", "[output-names]") {
+  std::vector<ParamSetting> Params = {{"dtype", "f16"}, {"block", "128"}};
+  std::string Error;
+  CHECK(expandOutputName("{kernel}_{dtype}_b{block}", "gemm", "gemm-dtype_f16",
+                         Params, Error) == "gemm_f16_b128");
+  CHECK(Error.empty());
+  CHECK(expandOutputName("{variant}.v2", "gemm", "gemm-dtype_f16", Params,
+                         Error) == "gemm-dtype_f16.v2");
+  CHECK(expandOutputName("fixed", "gemm", "gemm", Params, Error) == "fixed");
+  CHECK(expandOutputName("k_{mode}", "k", "k", {{"mode", "a b"}}, Error) ==
+        "k_a_b");
+
+  auto errorOf = [&](const char *Template) {
+    std::string Message;
+    CHECK(expandOutputName(Template, "gemm", "gemm", Params, Message).empty());
+    return Message;
+  };
+  CHECK(errorOf("{kernel}_{dtyp}") ==
+        "--output-name '{kernel}_{dtyp}': kernel 'gemm' has no compile-time "
+        "parameter 'dtyp' (placeholders: {kernel}, {variant}, {dtype}, "
+        "{block})");
+  CHECK(errorOf("{kernel") == "--output-name '{kernel': '{' without its '}'");
+  CHECK(errorOf("a/{kernel}").find("cannot contain '/'") != std::string::npos);
+  CHECK(errorOf("") == "--output-name '': the file name would be ''");
+  CHECK(errorOf("..") == "--output-name '..': the file name would be '..'");
+}
