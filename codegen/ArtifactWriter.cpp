@@ -3,7 +3,6 @@
 #include "codegen/ArtifactWriter.h"
 
 #include "codegen/CudaToolkit.h"
-#include "codegen/Fatbinary.h"
 #include "codegen/Metadata.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -13,32 +12,49 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <vector>
 
 using namespace mlir;
 using namespace tilec;
 
+std::vector<FatbinImage>
+tilec::planFatbinImages(llvm::ArrayRef<GpuTarget> targets,
+                        std::vector<size_t> &buildIndex) {
+  std::vector<FatbinImage> images;
+  buildIndex.clear();
+  std::optional<size_t> portable;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    images.push_back({/*isCubin=*/true, targets[i].fatbinSm(), ""});
+    buildIndex.push_back(i);
+    if (!targets[i].archSpecific &&
+        (!portable || targets[i].smVersion > targets[*portable].smVersion))
+      portable = i;
+  }
+  if (portable) {
+    images.push_back({/*isCubin=*/false, targets[*portable].fatbinSm(), ""});
+    buildIndex.push_back(*portable);
+  }
+  return images;
+}
+
 namespace {
-/// The fatbin of every build's cubin, plus the PTX of the newest
-/// architecture that is not architecture-specific (for JIT compilation on
-/// newer GPUs).
+/// The fatbin of every build (planFatbinImages).
 llvm::Expected<std::string> packFatbin(llvm::ArrayRef<KernelArtifacts> builds,
                                        const ArtifactOptions &options) {
   llvm::Expected<std::string> fatbinary =
       findCudaTool("fatbinary", options.fatbinaryPath, options.cudaPath);
   if (!fatbinary)
     return fatbinary.takeError();
-  std::vector<FatbinImage> images;
-  const KernelArtifacts *portable = nullptr;
-  for (const KernelArtifacts &build : builds) {
-    images.push_back({/*isCubin=*/true, build.target.fatbinSm(), build.cubin});
-    if (!build.target.archSpecific &&
-        (!portable || build.target.smVersion > portable->target.smVersion))
-      portable = &build;
+  std::vector<GpuTarget> targets;
+  for (const KernelArtifacts &build : builds)
+    targets.push_back(build.target);
+  std::vector<size_t> buildIndex;
+  std::vector<FatbinImage> images = planFatbinImages(targets, buildIndex);
+  for (size_t i = 0; i < images.size(); ++i) {
+    const KernelArtifacts &build = builds[buildIndex[i]];
+    images[i].bytes = images[i].isCubin ? build.cubin : build.ptx;
   }
-  if (portable)
-    images.push_back(
-        {/*isCubin=*/false, portable->target.fatbinSm(), portable->ptx});
   return runFatbinary(*fatbinary, images);
 }
 } // namespace
@@ -60,7 +76,8 @@ tilec::renderKernelArtifacts(Location loc,
         return emitError(loc)
                << "no cubin was produced for " << build.target.arch;
 
-  const std::string &kernel = builds.front().kernelName;
+  const std::string &kernel =
+      options.fileStem.empty() ? builds.front().kernelName : options.fileStem;
   std::string fatbinName = kernel + ".fatbin";
   std::string fatbin;
   if (stages.fatbin) {
@@ -90,6 +107,8 @@ tilec::renderKernelArtifacts(Location loc,
       binaries.push_back({"fatbin", fatbinName, fatbin});
     if (stages.json) {
       nlohmann::ordered_json metadata = build.metadata;
+      if (!options.listBinaries)
+        binaries.clear();
       setBinaries(metadata, binaries);
       files.push_back({stem + ".json", metadata.dump(2) + "\n"});
     }

@@ -3,11 +3,14 @@
 // Writes what compileKernel produced, for the stages the user asked for
 // (`--emit=llvm,ptx,cubin,fatbin,json`), into an output directory:
 //
-//   <kernel>.<arch>.ll      optimized LLVM IR              (llvm)
-//   <kernel>.<arch>.ptx     PTX                            (ptx)
-//   <kernel>.<arch>.cubin   cubin                          (cubin)
-//   <kernel>.<arch>.json    metadata listing the binaries  (json)
-//   <kernel>.fatbin         every arch's cubin + PTX       (fatbin)
+//   <stem>.<arch>.ll      optimized LLVM IR              (llvm)
+//   <stem>.<arch>.ptx     PTX                            (ptx)
+//   <stem>.<arch>.cubin   cubin                          (cubin)
+//   <stem>.<arch>.json    metadata listing the binaries  (json)
+//   <stem>.fatbin         every arch's cubin + PTX       (fatbin)
+//
+// The stem is the kernel's name, or the name of its variant
+// (compiler/OutputNames.h: `vector_add-dtype_f16`).
 //
 // Either every requested file is written or none is: files are written
 // under temporary names and renamed at the end.
@@ -17,6 +20,7 @@
 #ifndef TILEC_CODEGEN_ARTIFACTWRITER_H
 #define TILEC_CODEGEN_ARTIFACTWRITER_H
 
+#include "codegen/Fatbinary.h"
 #include "codegen/KernelCompiler.h"
 
 #include "mlir/IR/Location.h"
@@ -55,6 +59,12 @@ struct ArtifactOptions {
   std::string fatbinaryPath;
   /// A CUDA toolkit root searched first for fatbinary.
   std::string cudaPath;
+  /// The stem of the file names; empty for the kernel's name.
+  std::string fileStem;
+  /// List the binaries in each JSON. Off when the artifacts are printed to
+  /// standard output: no file is written that the JSON could name, so its
+  /// `binaries` is empty.
+  bool listBinaries = true;
 };
 
 /// One output file.
@@ -64,6 +74,13 @@ struct ArtifactFile {
   /// The file's bytes.
   std::string contents;
 };
+
+/// Returns the images of the fatbin of a kernel compiled for `targets`
+/// (without their bytes): every target's cubin, plus the PTX of the newest
+/// target that is not architecture-specific (for JIT compilation on newer
+/// GPUs). `buildIndex[i]` receives the target image `i` comes from.
+std::vector<FatbinImage> planFatbinImages(llvm::ArrayRef<GpuTarget> targets,
+                                          std::vector<size_t> &buildIndex);
 
 /// Produces the files of the requested stages for one kernel compiled for
 /// one or more architectures (`builds`, one per architecture, all of the

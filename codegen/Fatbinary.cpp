@@ -8,6 +8,22 @@
 
 using namespace tilec;
 
+std::string tilec::getFatbinImageName(size_t index, bool isCubin) {
+  return "image" + std::to_string(index) + (isCubin ? ".cubin" : ".ptx");
+}
+
+std::vector<std::string>
+tilec::getFatbinaryArguments(llvm::StringRef fatbinPath,
+                             llvm::ArrayRef<FatbinImage> images,
+                             llvm::ArrayRef<std::string> imagePaths) {
+  std::vector<std::string> args = {"-64", "--create", fatbinPath.str()};
+  for (size_t i = 0; i < images.size(); ++i)
+    args.push_back(
+        "--image3=kind=" + std::string(images[i].isCubin ? "elf" : "ptx") +
+        ",sm=" + images[i].sm + ",file=" + imagePaths[i]);
+  return args;
+}
+
 llvm::Expected<std::string>
 tilec::runFatbinary(llvm::StringRef fatbinaryPath,
                     llvm::ArrayRef<FatbinImage> images) {
@@ -15,18 +31,14 @@ tilec::runFatbinary(llvm::StringRef fatbinaryPath,
   if (!scratch)
     return scratch.takeError();
   std::string fatbinPath = scratch->file("kernel.fatbin");
-  std::vector<std::string> args = {"-64", "--create", fatbinPath};
+  std::vector<std::string> paths;
   for (size_t i = 0; i < images.size(); ++i) {
-    const FatbinImage &image = images[i];
-    std::string path = scratch->file("image" + std::to_string(i) +
-                                     (image.isCubin ? ".cubin" : ".ptx"));
-    if (llvm::Error error = writeFile(path, image.bytes))
+    paths.push_back(scratch->file(getFatbinImageName(i, images[i].isCubin)));
+    if (llvm::Error error = writeFile(paths.back(), images[i].bytes))
       return std::move(error);
-    args.push_back(
-        "--image3=kind=" + std::string(image.isCubin ? "elf" : "ptx") +
-        ",sm=" + image.sm + ",file=" + path);
   }
-  llvm::Expected<ToolRun> run = runTool(fatbinaryPath, args);
+  llvm::Expected<ToolRun> run =
+      runTool(fatbinaryPath, getFatbinaryArguments(fatbinPath, images, paths));
   if (!run)
     return run.takeError();
   if (run->exitCode != 0)

@@ -8,6 +8,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -21,7 +22,20 @@ struct FatbinImage {
   std::string bytes;
 };
 
-/// Runs `fatbinary -64 --create` on `images` and returns the fatbin.
+/// Returns the file name under which image `index` of a fatbin is handed
+/// to fatbinary: `image<index>.cubin` or `image<index>.ptx`.
+std::string getFatbinImageName(size_t index, bool isCubin);
+
+/// Returns the arguments (without the program) with which fatbinary packs
+/// `images`, stored at `imagePaths`, into `fatbinPath`:
+/// `-64 --create <fatbin> --image3=kind=elf|ptx,sm=<sm>,file=<path>...`.
+std::vector<std::string>
+getFatbinaryArguments(llvm::StringRef fatbinPath,
+                      llvm::ArrayRef<FatbinImage> images,
+                      llvm::ArrayRef<std::string> imagePaths);
+
+/// Runs fatbinary on `images` (getFatbinaryArguments) and returns the
+/// fatbin.
 llvm::Expected<std::string> runFatbinary(llvm::StringRef fatbinaryPath,
                                          llvm::ArrayRef<FatbinImage> images);
 

@@ -59,6 +59,10 @@ std::string tilec::formatPtxVersion(PtxVersion version) {
 llvm::Expected<GpuTarget> tilec::resolveGpuTarget(llvm::StringRef arch,
                                                   PtxVersion ptxVersion) {
   const TargetDescription *info = lookupArch(arch);
+  std::string future =
+      describeFutureArch(std::string_view(arch.data(), arch.size()));
+  if (!info && !future.empty())
+    return llvm::createStringError(future);
   if (!info)
     return llvm::createStringError(
         "unsupported GPU architecture '" + arch.str() +

@@ -11,6 +11,7 @@
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/TileTarget.h"
 
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -135,6 +136,14 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
     return failure();
   if (failed(runPhase([](PassManager &pm) { populateTileToNVVMPipeline(pm); })))
     return failure();
+  // Line tables from the locations: a DISubprogram per function, and
+  // directives only (.file/.loc), no DWARF sections.
+  if (options.lineInfo && failed(runPhase([](PassManager &pm) {
+        LLVM::DIScopeForLLVMFuncOpPassOptions debugInfo;
+        debugInfo.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+        pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(debugInfo));
+      })))
+    return failure();
 
   StringRef costName = tile::TileDialect::CodegenCostAttrHelper::getNameStr();
   auto cost = (*module)->getAttrOfType<IntegerAttr>(costName);
@@ -179,8 +188,8 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   artifacts.ptx = std::move(*ptx);
 
   if (options.assemble) {
-    llvm::Expected<PtxasOutput> assembled =
-        runPtxas(ptxasPath, artifacts.ptx, *target, options.optLevel);
+    llvm::Expected<PtxasOutput> assembled = runPtxas(
+        ptxasPath, artifacts.ptx, *target, options.optLevel, options.lineInfo);
     if (!assembled)
       return report(loc, assembled.takeError());
     llvm::StringMap<PtxasResources> report =
@@ -197,4 +206,23 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   }
   artifacts.metadata = std::move(*metadata);
   return artifacts;
+}
+
+std::string tilec::formatResourceReport(const KernelArtifacts &artifacts) {
+  const PtxasResources &used = artifacts.resources;
+  const nlohmann::ordered_json &launch = artifacts.metadata["launch"];
+  uint64_t dynamicSmem = launch["dynamic_smem"].get<uint64_t>();
+  std::string grid;
+  for (const nlohmann::ordered_json &extent : launch["grid"])
+    grid += (grid.empty() ? "" : ", ") + extent.get<std::string>();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << artifacts.kernelName << " " << artifacts.target.arch << ": "
+     << used.registers << " registers, " << used.spillStores
+     << " B spill stores, " << used.spillLoads << " B spill loads, "
+     << used.localBytes << " B stack, " << used.staticSmem + dynamicSmem
+     << " B shared (" << used.staticSmem << " static + " << dynamicSmem
+     << " dynamic), " << used.barriers << " barriers, grid (" << grid << ") x "
+     << launch["block"][0].get<int64_t>() << " threads";
+  return text;
 }

@@ -72,6 +72,10 @@ struct CodegenOptions {
   /// A CUDA toolkit root searched first for ptxas and libdevice; empty to
   /// use CUDA_HOME, CUDA_PATH, /usr/local/cuda and PATH.
   std::string cudaPath;
+  /// Emit line information: PTX `.file`/`.loc` directives mapping the code
+  /// to the `.tile` source (the kernel's MLIR locations, as line-table-only
+  /// debug info), and `ptxas -lineinfo` so that the cubin keeps them.
+  bool lineInfo = false;
   /// Print the IR after every MLIR pass, then the LLVM IR after
   /// translation, after linking libdevice and after optimization.
   bool printIRAfterAll = false;
@@ -105,6 +109,14 @@ struct KernelArtifacts {
   /// (`tile.codegen_cost`) plus a fixed cost for the back end and ptxas.
   uint64_t cost = 0;
 };
+
+/// Returns one line (without newline) describing what `artifacts` uses, as
+/// `tilec --stats` prints it: `<kernel> <arch>: <n> registers, <n> B spill
+/// stores, <n> B spill loads, <n> B stack, <n> B shared (<n> static +
+/// <n> dynamic), <n> barriers, grid (<x>, <y>, <z>) x <n> threads`. The
+/// register, spill, stack and barrier counts come from ptxas, so the
+/// kernel must have been assembled.
+std::string formatResourceReport(const KernelArtifacts &artifacts);
 
 /// Compiles `kernel` (which is left unchanged) for `options.arch`. `source`
 /// identifies the `.tile` file for the metadata.

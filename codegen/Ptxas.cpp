@@ -39,10 +39,23 @@ tilec::queryPtxasVersion(llvm::StringRef ptxasPath) {
   return parsePtxasVersion(run->output);
 }
 
+std::vector<std::string> tilec::getPtxasArguments(const GpuTarget &target,
+                                                  unsigned optLevel,
+                                                  bool lineInfo,
+                                                  llvm::StringRef ptxPath,
+                                                  llvm::StringRef cubinPath) {
+  std::vector<std::string> args = {"-arch=" + target.arch,
+                                   "-O" + std::to_string(optLevel), "-v"};
+  if (lineInfo)
+    args.push_back("-lineinfo");
+  args.insert(args.end(), {"--output-file", cubinPath.str(), ptxPath.str()});
+  return args;
+}
+
 llvm::Expected<PtxasOutput> tilec::runPtxas(llvm::StringRef ptxasPath,
                                             llvm::StringRef ptx,
                                             const GpuTarget &target,
-                                            unsigned optLevel) {
+                                            unsigned optLevel, bool lineInfo) {
   llvm::Expected<ScratchDirectory> scratch = ScratchDirectory::create();
   if (!scratch)
     return scratch.takeError();
@@ -51,9 +64,9 @@ llvm::Expected<PtxasOutput> tilec::runPtxas(llvm::StringRef ptxasPath,
   if (llvm::Error error = writeFile(ptxPath, ptx))
     return std::move(error);
 
-  llvm::Expected<ToolRun> run = runTool(
-      ptxasPath, {"-arch=" + target.arch, "-O" + std::to_string(optLevel), "-v",
-                  "--output-file", cubinPath, ptxPath});
+  llvm::Expected<ToolRun> run =
+      runTool(ptxasPath, getPtxasArguments(target, optLevel, lineInfo, ptxPath,
+                                           cubinPath));
   if (!run)
     return run.takeError();
   if (run->exitCode != 0)

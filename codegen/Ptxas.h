@@ -9,6 +9,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -34,12 +35,20 @@ struct PtxasOutput {
   std::string report;
 };
 
-/// Assembles `ptx` for `target` with `ptxas -arch=<arch> -O<optLevel> -v`.
+/// Returns the arguments (without the program) with which ptxas assembles
+/// `ptxPath` into `cubinPath` for `target`: `-arch=<arch> -O<optLevel> -v`,
+/// plus `-lineinfo` when `lineInfo` is set.
+std::vector<std::string> getPtxasArguments(const GpuTarget &target,
+                                           unsigned optLevel, bool lineInfo,
+                                           llvm::StringRef ptxPath,
+                                           llvm::StringRef cubinPath);
+
+/// Assembles `ptx` for `target` with the arguments of getPtxasArguments.
 /// On failure the error carries ptxas's messages.
 llvm::Expected<PtxasOutput> runPtxas(llvm::StringRef ptxasPath,
                                      llvm::StringRef ptx,
-                                     const GpuTarget &target,
-                                     unsigned optLevel);
+                                     const GpuTarget &target, unsigned optLevel,
+                                     bool lineInfo);
 
 } // namespace tilec
 

@@ -60,6 +60,10 @@ const char *ast::getSpelling(BinaryOp Op) {
     return "/";
   case BinaryOp::Rem:
     return "%";
+  case BinaryOp::Shl:
+    return "<<";
+  case BinaryOp::Shr:
+    return ">>";
   case BinaryOp::Eq:
     return "==";
   case BinaryOp::Ne:

@@ -279,6 +279,8 @@ enum class BinaryOp {
   Mul,
   Div,
   Rem,
+  Shl,
+  Shr,
   Eq,
   Ne,
   Lt,

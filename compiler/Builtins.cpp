@@ -46,6 +46,11 @@ const BuiltinInfo Table[] = {
     {Builtin::Max, "max", C::Scalar, 2, 2, ""},
     {Builtin::Min, "min", C::Scalar, 2, 2, ""},
     {Builtin::Ceildiv, "ceildiv", C::Scalar, 2, 2, ""},
+    {Builtin::Sin, "sin", C::Scalar, 1, 1, ""},
+    {Builtin::Cos, "cos", C::Scalar, 1, 1, ""},
+    {Builtin::Sigmoid, "sigmoid", C::Scalar, 1, 1, ""},
+    {Builtin::Pow, "pow", C::Scalar, 2, 2, ""},
+    {Builtin::Fma, "fma", C::Scalar, 3, 3, ""},
 };
 
 } // namespace
@@ -55,6 +60,10 @@ std::optional<Builtin> tilec::lookupBuiltin(std::string_view Name) {
     if (Name == Info.Name)
       return Info.Id;
   return std::nullopt;
+}
+
+std::vector<BuiltinInfo> tilec::getBuiltins() {
+  return std::vector<BuiltinInfo>(std::begin(Table), std::end(Table));
 }
 
 const BuiltinInfo &tilec::getBuiltinInfo(Builtin Id) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec {
 
@@ -50,6 +51,11 @@ enum class Builtin : unsigned char {
   Max,
   Min,
   Ceildiv,
+  Sin,
+  Cos,
+  Sigmoid,
+  Pow,
+  Fma,
 };
 
 /// Where a builtin may be called.
@@ -84,6 +90,9 @@ struct BuiltinInfo {
 std::optional<Builtin> lookupBuiltin(std::string_view Name);
 /// Returns the table entry of `Id`.
 const BuiltinInfo &getBuiltinInfo(Builtin Id);
+/// Returns what the front end knows about every builtin, in enumerator
+/// order.
+std::vector<BuiltinInfo> getBuiltins();
 /// Returns true if builtin `Id` accepts the named argument `Name`.
 bool acceptsNamedArg(Builtin Id, std::string_view Name);
 /// Returns the named arguments of `Id` as a message fragment:

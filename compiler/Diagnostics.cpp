@@ -95,7 +95,9 @@ std::string tilec::renderDiagnostic(const SourceFile *File,
                                     std::string_view ToolName,
                                     const Diagnostic &D) {
   std::string Out;
-  const char *Label = D.Sev == Severity::Error ? "error: " : "note: ";
+  const char *Label = D.Sev == Severity::Error     ? "error: "
+                      : D.Sev == Severity::Warning ? "warning: "
+                                                   : "note: ";
   if (!File || !D.Loc.isValid()) {
     Out.append(ToolName);
     Out += ": ";
@@ -142,6 +144,13 @@ void DiagnosticEngine::error(SourceLoc Loc, std::string Message) {
   }
   DroppingNotes = false;
   emit({Severity::Error, Loc, std::move(Message)});
+}
+
+void DiagnosticEngine::warning(SourceLoc Loc, std::string Message) {
+  DroppingNotes = Stopped;
+  if (Stopped)
+    return;
+  emit({Severity::Warning, Loc, std::move(Message)});
 }
 
 void DiagnosticEngine::note(SourceLoc Loc, std::string Message) {

@@ -2,7 +2,7 @@
 //
 // Diagnostics in the format of clang and MLIR:
 //
-//   file:line:col: error: message
+//   file:line:col: error: message (or warning:, note:)
 //   <the source line>
 //        ^
 //
@@ -25,11 +25,12 @@
 namespace tilec {
 
 /// How serious a diagnostic is.
-enum class Severity { Error, Note };
+enum class Severity { Error, Warning, Note };
 
-/// One reported problem, or a note attached to the preceding error.
+/// One reported problem, or a note attached to the preceding error or
+/// warning.
 struct Diagnostic {
-  /// Error or note.
+  /// Error, warning or note.
   Severity Sev = Severity::Error;
   /// Where it is; invalid for problems with no place in the source (such as
   /// command-line options).
@@ -59,7 +60,10 @@ public:
 
   /// Reports an error at `Loc` (invalid for an error with no location).
   void error(SourceLoc Loc, std::string Message);
-  /// Attaches a note at `Loc` to the error reported just before.
+  /// Reports a warning at `Loc`: a likely mistake that does not stop the
+  /// compilation (nor counts as an error).
+  void warning(SourceLoc Loc, std::string Message);
+  /// Attaches a note at `Loc` to the error or warning reported just before.
   void note(SourceLoc Loc, std::string Message);
   /// Reports an error after which the front end must stop (such as nesting
   /// too deep to analyze).

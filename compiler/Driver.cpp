@@ -6,12 +6,14 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/Limits.h"
 #include "compiler/MLIRGen.h"
+#include "compiler/OutputNames.h"
 #include "compiler/Parser.h"
 #include "compiler/Sema.h"
 #include "compiler/Target.h"
 
 #include "codegen/ArtifactWriter.h"
 #include "codegen/CudaToolkit.h"
+#include "codegen/Fatbinary.h"
 #include "codegen/KernelCompiler.h"
 #include "codegen/Ptxas.h"
 #include "codegen/Sha256.h"
@@ -28,6 +30,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <sstream>
@@ -81,13 +84,37 @@ public:
 
 private:
   bool parseOptions();
-  bool loadSource();
+  void parseList(llvm::StringRef Option, llvm::ArrayRef<std::string> Values,
+                 std::vector<std::string> &Names);
+  bool compileFile(const std::string &Path,
+                   std::vector<ArtifactFile> &Artifacts);
+  bool loadSource(const std::string &Path);
+  void reportUnmatchedOptions();
   bool runKernelPipeline(const KernelJob &Job,
                          std::vector<ArtifactFile> &Artifacts);
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
-  bool runCodegen(const KernelJob &Job, std::vector<ArtifactFile> &Artifacts);
+  bool runCodegen(const KernelJob &Job, const std::string &Stem,
+                  std::vector<ArtifactFile> &Artifacts);
+  bool printToolCommands(mlir::tile::KernelOp Kernel, const EmitStages &Stages);
   bool writeArtifacts(const std::vector<ArtifactFile> &Artifacts);
   void error(const std::string &Message) { Diags.error(SourceLoc(), Message); }
+  /// Returns true if a binary stage (cubin, fatbin) is emitted.
+  bool emitsBinary() const {
+    return llvm::any_of(
+        Emit, [](Stage S) { return S == Stage::Cubin || S == Stage::Fatbin; });
+  }
+  /// Returns what -o names, if given.
+  std::optional<OutputKind> getOutputKind() const {
+    if (!Options.Output)
+      return std::nullopt;
+    return classifyOutput(*Options.Output,
+                          llvm::sys::fs::is_directory(*Options.Output));
+  }
+  /// Returns true if the artifacts are printed to standard output.
+  bool writesToStdout() const {
+    std::optional<OutputKind> Kind = getOutputKind();
+    return Kind == OutputKind::Stdout || (!Kind && !emitsBinary());
+  }
 
   const DriverOptions &Options;
   llvm::raw_ostream &Out;
@@ -97,16 +124,52 @@ private:
   std::vector<Arch> Archs;
   std::vector<Stage> Emit;
   SemaOptions Sema;
-  std::unique_ptr<SourceFile> Source;
+  /// Every input file read so far (diagnostics may point into any), and the
+  /// one being compiled.
+  std::vector<std::unique_ptr<SourceFile>> Sources;
+  const SourceFile *Source = nullptr;
+  /// The input file each artifact comes from, by artifact name.
+  llvm::StringMap<std::string> ArtifactOrigins;
+  /// With several input files: which -D and --kernel some file matched.
+  std::vector<bool> DefineUsed, KernelFound;
   /// What the kernels compiled so far cost (KernelArtifacts::cost).
   std::uint64_t CodegenCost = 0;
   /// Set once a kernel was not compiled for want of budget.
   bool CodegenBudgetReported = false;
 };
 
+/// Splits the comma-separated `Values` of `Option` into `Names`; an empty
+/// name (`ptx,,json`, a trailing comma) is an error, and the value is
+/// dropped.
+void Driver::parseList(llvm::StringRef Option,
+                       llvm::ArrayRef<std::string> Values,
+                       std::vector<std::string> &Names) {
+  for (const std::string &Value : Values) {
+    llvm::SmallVector<llvm::StringRef> Parts;
+    llvm::StringRef(Value).split(Parts, ',');
+    if (llvm::is_contained(Parts, "")) {
+      error(Option.str() + " '" + Value +
+            "': empty name in the comma-separated list");
+      continue;
+    }
+    for (llvm::StringRef Part : Parts)
+      Names.push_back(Part.str());
+  }
+}
+
 bool Driver::parseOptions() {
-  for (const std::string &Name : Options.Archs) {
+  std::vector<std::string> ArchNames, StageNames, KernelNames;
+  if (llvm::count(Options.InputPaths, "-") > 1)
+    error("standard input ('-') can be read only once");
+  parseList("--arch", Options.Archs, ArchNames);
+  parseList("--emit", Options.Emit, StageNames);
+  parseList("--kernel", Options.Kernels, KernelNames);
+  for (const std::string &Name : ArchNames) {
     std::optional<Arch> A = parseArch(Name);
+    if (std::string Future = describeFutureArch(Name); !A && !Future.empty()) {
+      error(Future);
+      continue;
+    }
     if (!A) {
       error("unknown architecture '" + Name + "' (valid: " + getArchList() +
             ")");
@@ -118,7 +181,7 @@ bool Driver::parseOptions() {
   if (Options.Archs.empty())
     Archs.push_back(getDefaultArch());
 
-  for (const std::string &Name : Options.Emit) {
+  for (const std::string &Name : StageNames) {
     std::optional<Stage> S = parseStage(Name);
     if (!S) {
       error("unknown --emit stage '" + Name +
@@ -144,12 +207,19 @@ bool Driver::parseOptions() {
     }
     Sema.Defines.push_back({Name.str(), Text.substr(Equal + 1)});
   }
-  Sema.SelectedKernels = Options.Kernels;
+  if (Options.Stats && !llvm::any_of(Emit, [](Stage S) {
+        return isCodegenStage(S) && S != Stage::TileGPU;
+      }))
+    error("--stats reports what ptxas assembled: emit llvm, ptx, cubin, "
+          "fatbin or json");
+  Sema.SelectedKernels = KernelNames;
+  Sema.ReportUnmatched = Options.InputPaths.size() == 1;
+  DefineUsed.assign(Sema.Defines.size(), false);
+  KernelFound.assign(Sema.SelectedKernels.size(), false);
   return !Diags.hasErrors();
 }
 
-bool Driver::loadSource() {
-  const std::string &Path = Options.InputPath;
+bool Driver::loadSource(const std::string &Path) {
   if (llvm::sys::fs::is_directory(Path)) {
     error("cannot read '" + Path + "': it is a directory");
     return false;
@@ -193,34 +263,78 @@ bool Driver::loadSource() {
           std::to_string(limits::MaxSourceBytes) + " bytes)");
     return false;
   }
-  Source = std::make_unique<SourceFile>(Name, std::move(Contents));
-  Diags.setFile(Source.get());
+  Sources.push_back(std::make_unique<SourceFile>(Name, std::move(Contents)));
+  Source = Sources.back().get();
+  Diags.setFile(Source);
   return true;
 }
 
 int Driver::run() {
-  if (!parseOptions() || !loadSource())
+  if (!parseOptions())
     return 1;
+  bool Ok = true;
+  std::vector<ArtifactFile> Artifacts;
+  for (const std::string &Path : Options.InputPaths)
+    Ok &= compileFile(Path, Artifacts);
+  if (!Ok || Diags.hasErrors())
+    return 1;
+  reportUnmatchedOptions();
+  if (Diags.hasErrors())
+    return 1;
+  if (Options.DryRun)
+    return 0;
+  return writeArtifacts(Artifacts) ? 0 : 1;
+}
+
+/// With several input files, reports the -D and --kernel that no file
+/// matched (with one, semantic analysis reported them).
+void Driver::reportUnmatchedOptions() {
+  if (Sema.ReportUnmatched)
+    return;
+  Diags.setFile(nullptr);
+  for (std::size_t I = 0; I != DefineUsed.size(); ++I)
+    if (!DefineUsed[I])
+      error("-D " + Sema.Defines[I].Name + "=" + Sema.Defines[I].Value +
+            ": no selected kernel of the input files has a compile-time "
+            "parameter named '" +
+            Sema.Defines[I].Name + "'");
+  for (std::size_t I = 0; I != KernelFound.size(); ++I)
+    if (!KernelFound[I])
+      error("--kernel " + Sema.SelectedKernels[I] + ": no kernel named '" +
+            Sema.SelectedKernels[I] + "' in the input files");
+}
+
+/// Compiles the file `Path`, appending its artifacts to `Artifacts`.
+bool Driver::compileFile(const std::string &Path,
+                         std::vector<ArtifactFile> &Artifacts) {
+  if (!loadSource(Path))
+    return false;
+  unsigned ErrorsBefore = Diags.getNumErrors();
+  auto Failed = [&] { return Diags.getNumErrors() != ErrorsBefore; };
 
   // The front end.
   // Semantic analysis of a file with syntax errors would report errors that
   // are only consequences of the statements the parser dropped.
   std::unique_ptr<ast::File> File = parseFile(*Source, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
   std::unique_ptr<Program> Prog = analyze(*File, Sema, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
+  for (std::size_t I = 0; I != DefineUsed.size(); ++I)
+    DefineUsed[I] = DefineUsed[I] || Prog->DefineUsed[I];
+  for (std::size_t I = 0; I != KernelFound.size(); ++I)
+    KernelFound[I] = KernelFound[I] || Prog->KernelFound[I];
   if (File->Kernels.empty()) {
     error("'" + Source->getName() + "' defines no kernel");
-    return 1;
+    return false;
   }
   for (const KernelInfo &Kernel : Prog->Kernels)
     if (Kernel.Selected)
       for (Arch Target : Archs)
         checkSharedMemoryLimit(Kernel, Target, Diags);
-  if (Diags.hasErrors())
-    return 1;
+  if (Failed())
+    return false;
 
   // MLIR generation, verification and the per-kernel pipelines. Verifier
   // messages print like the front end's, against the same source.
@@ -237,7 +351,7 @@ int Driver::run() {
   bool NeedsModule =
       llvm::any_of(Emit, [](Stage S) { return S != Stage::AST; });
   bool Ok = true;
-  std::vector<ArtifactFile> Artifacts;
+  std::size_t FirstArtifact = Artifacts.size();
   for (const KernelInfo &Kernel : Prog->Kernels) {
     if (!Kernel.Selected)
       continue;
@@ -251,24 +365,52 @@ int Driver::run() {
     }
     Ok &= runKernelPipeline({*File, Kernel, Module.get()}, Artifacts);
   }
-  if (!Ok || Diags.hasErrors())
-    return 1;
+  if (!Ok || Failed())
+    return false;
 
-  return writeArtifacts(Artifacts) ? 0 : 1;
+  // Two input files may define kernels of the same name, and an
+  // --output-name may give two kernels the same stem.
+  for (std::size_t I = FirstArtifact; I != Artifacts.size(); ++I) {
+    auto [It, Inserted] =
+        ArtifactOrigins.try_emplace(Artifacts[I].name, Source->getName());
+    if (Inserted)
+      continue;
+    if (!Options.OutputName.empty())
+      error("two kernels would be written to '" + Artifacts[I].name +
+            "': give --output-name a {kernel} or the parameters that "
+            "tell them apart");
+    else
+      error("'" + Source->getName() + "' and '" + It->second +
+            "' both produce '" + Artifacts[I].name +
+            "' (kernels of the same name); compile them separately, into "
+            "different directories");
+    return false;
+  }
+  return true;
 }
 
 bool Driver::runKernelPipeline(const KernelJob &Job,
                                std::vector<ArtifactFile> &Artifacts) {
   // The front end's stages, once per architecture.
-  const std::string &Name = Job.Kernel.Decl->Name.Name;
+  std::string Stem =
+      getVariantStem(Job.Kernel.Decl->Name.Name, getChangedParams(Job.Kernel));
+  if (!Options.OutputName.empty()) {
+    std::string Failure;
+    Stem = expandOutputName(Options.OutputName, Job.Kernel.Decl->Name.Name,
+                            Stem, getParamValues(Job.Kernel), Failure);
+    if (!Failure.empty()) {
+      error(Failure);
+      return false;
+    }
+  }
   for (Arch Target : Archs)
     for (Stage S : Emit)
       if (!isCodegenStage(S))
-        Artifacts.push_back({Name + "." + getArchName(Target) + "." +
+        Artifacts.push_back({Stem + "." + getArchName(Target) + "." +
                                  getStageExtension(S).str(),
                              printFrontEndStage(Job, S)});
 
-  return runCodegen(Job, Artifacts);
+  return runCodegen(Job, Stem, Artifacts);
 }
 
 /// Returns the code generator's stages among `Emit`.
@@ -285,13 +427,15 @@ static EmitStages getCodegenStages(llvm::ArrayRef<Stage> Emit) {
   return Stages;
 }
 
-bool Driver::runCodegen(const KernelJob &Job,
+bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
                         std::vector<ArtifactFile> &Artifacts) {
   EmitStages Stages = getCodegenStages(Emit);
   if (!Stages.any())
     return true;
   mlir::ModuleOp Module = Job.Module;
   mlir::tile::KernelOp Kernel = *Module.getOps<mlir::tile::KernelOp>().begin();
+  if (Options.DryRun)
+    return printToolCommands(Kernel, Stages);
   KernelSource SourceInfo{Source->getName(), sha256Hex(Source->getContents())};
   std::vector<KernelArtifacts> Builds;
   for (Arch Target : Archs) {
@@ -310,28 +454,88 @@ bool Driver::runCodegen(const KernelJob &Job,
     CodegenOptions Codegen;
     Codegen.arch = getArchName(Target);
     Codegen.optLevel = Options.OptLevel;
-    Codegen.assemble = Stages.needsCubin();
+    Codegen.assemble = Stages.needsCubin() || Options.Stats;
     Codegen.keepTileGPU = Stages.tileGPU;
     Codegen.stopAfterTileGPU = !Stages.needsLowering();
     Codegen.ptxasPath = Options.PtxasPath;
     Codegen.cudaPath = Options.CudaPath;
     Codegen.printIRAfterAll = Options.PrintIRAfterAll;
+    Codegen.lineInfo = Options.LineInfo;
     Codegen.irDumpStream = &Err;
     mlir::FailureOr<KernelArtifacts> Built =
         compileKernel(Kernel, Codegen, SourceInfo);
     if (mlir::failed(Built))
       return false;
     CodegenCost += Built->cost;
+    if (Options.Stats)
+      Err << "tilec: " << formatResourceReport(*Built) << "\n";
     Builds.push_back(std::move(*Built));
   }
   ArtifactOptions Rendering;
   Rendering.stages = Stages;
+  Rendering.fatbinaryPath = Options.FatbinaryPath;
   Rendering.cudaPath = Options.CudaPath;
+  Rendering.fileStem = Stem;
+  Rendering.listBinaries = !writesToStdout();
   mlir::FailureOr<std::vector<ArtifactFile>> Files =
       renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
   if (mlir::failed(Files))
     return false;
   llvm::append_range(Artifacts, std::move(*Files));
+  return true;
+}
+
+/// Prints the ptxas and fatbinary commands that compiling `Kernel` for
+/// `Stages` runs, one per line and each argument quoted, with `<tmp>` for
+/// the private directory of each command's files.
+bool Driver::printToolCommands(mlir::tile::KernelOp Kernel,
+                               const EmitStages &Stages) {
+  if (!Stages.needsCubin())
+    return true;
+  auto PrintCommand = [&](llvm::StringRef Program,
+                          llvm::ArrayRef<std::string> Args) {
+    llvm::sys::printArg(Out, Program, /*Quote=*/true);
+    for (const std::string &Arg : Args) {
+      Out << ' ';
+      llvm::sys::printArg(Out, Arg, /*Quote=*/true);
+    }
+    Out << '\n';
+  };
+  std::vector<GpuTarget> Targets;
+  for (Arch Target : Archs) {
+    llvm::Expected<GpuTarget> Resolved =
+        resolveGpuTarget(getArchName(Target), /*ptxVersion=*/0);
+    if (!Resolved) {
+      mlir::emitError(Kernel.getLoc()) << llvm::toString(Resolved.takeError());
+      return false;
+    }
+    Targets.push_back(*Resolved);
+  }
+  llvm::Expected<std::string> Ptxas =
+      findCudaTool("ptxas", Options.PtxasPath, Options.CudaPath);
+  if (!Ptxas) {
+    mlir::emitError(Kernel.getLoc()) << llvm::toString(Ptxas.takeError());
+    return false;
+  }
+  for (const GpuTarget &Target : Targets)
+    PrintCommand(*Ptxas,
+                 getPtxasArguments(Target, Options.OptLevel, Options.LineInfo,
+                                   "<tmp>/kernel.ptx", "<tmp>/kernel.cubin"));
+  if (!Stages.fatbin)
+    return true;
+  llvm::Expected<std::string> Fatbinary =
+      findCudaTool("fatbinary", Options.FatbinaryPath, Options.CudaPath);
+  if (!Fatbinary) {
+    mlir::emitError(Kernel.getLoc()) << llvm::toString(Fatbinary.takeError());
+    return false;
+  }
+  std::vector<size_t> BuildIndex;
+  std::vector<FatbinImage> Images = planFatbinImages(Targets, BuildIndex);
+  std::vector<std::string> Paths;
+  for (std::size_t I = 0; I != Images.size(); ++I)
+    Paths.push_back("<tmp>/" + getFatbinImageName(I, Images[I].isCubin));
+  PrintCommand(*Fatbinary,
+               getFatbinaryArguments("<tmp>/kernel.fatbin", Images, Paths));
   return true;
 }
 
@@ -351,9 +555,24 @@ std::string Driver::printFrontEndStage(const KernelJob &Job, Stage S) {
 }
 
 bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
-  bool Binary = llvm::any_of(
-      Emit, [](Stage S) { return S == Stage::Cubin || S == Stage::Fatbin; });
-  if (!Options.OutputDir && !Binary) {
+  bool Binary = emitsBinary();
+  std::optional<OutputKind> Kind = getOutputKind();
+  // A file, or a binary on standard output, holds exactly one artifact.
+  if ((Kind == OutputKind::File || (Kind == OutputKind::Stdout && Binary)) &&
+      Artifacts.size() != 1) {
+    std::vector<std::string> Names;
+    for (const ArtifactFile &Artifact : Artifacts)
+      Names.push_back(Artifact.name);
+    error("-o " + *Options.Output +
+          (Kind == OutputKind::File ? " names a single file"
+                                    : " writes a binary to standard output") +
+          ", but this run writes " + std::to_string(Artifacts.size()) +
+          " files (" + llvm::join(Names, ", ") +
+          "); emit one stage of one kernel for one architecture (--emit, "
+          "--kernel, --arch), or name a directory (-o DIR, -o DIR/)");
+    return false;
+  }
+  if (Kind == OutputKind::Stdout || (!Kind && !Binary)) {
     for (std::size_t I = 0; I != Artifacts.size(); ++I) {
       if (I)
         Out << "// -----\n";
@@ -362,8 +581,23 @@ bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
     Out.flush();
     return true;
   }
-  if (llvm::Error Failure =
-          writeArtifactFiles(Options.OutputDir.value_or("."), Artifacts)) {
+  std::string Dir = Options.Output.value_or(".");
+  std::vector<ArtifactFile> Files = Artifacts;
+  if (Kind == OutputKind::File) {
+    llvm::StringRef Path = *Options.Output;
+    for (const std::string &Input : Options.InputPaths) {
+      bool Same = false;
+      if (!llvm::sys::fs::equivalent(Input, Path, Same) && Same) {
+        error("-o " + Path.str() + " is an input file; name another file");
+        return false;
+      }
+    }
+    Dir = llvm::sys::path::parent_path(Path).str();
+    if (Dir.empty())
+      Dir = ".";
+    Files.front().name = llvm::sys::path::filename(Path).str();
+  }
+  if (llvm::Error Failure = writeArtifactFiles(Dir, Files)) {
     error(llvm::toString(std::move(Failure)));
     return false;
   }
@@ -406,11 +640,12 @@ int tilec::runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
   return Driver(Options, Out, Err).run();
 }
 
-void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath) {
+void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
+                         llvm::StringRef CudaPath) {
   Out << "tilec version " << TILEC_VERSION << "\n";
   Out << "LLVM version " << LLVM_VERSION_STRING << "\n";
   llvm::Expected<std::string> Ptxas =
-      findCudaTool("ptxas", PtxasPath, /*cudaPath=*/"");
+      findCudaTool("ptxas", PtxasPath, CudaPath);
   if (!Ptxas) {
     llvm::consumeError(Ptxas.takeError());
     Out << "ptxas: not found";

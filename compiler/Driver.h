@@ -46,41 +46,64 @@ std::vector<Stage> getDefaultStages();
 
 /// The options of one compilation, as given on the command line.
 struct DriverOptions {
-  /// The `.tile` file (`-` for standard input).
-  std::string InputPath;
-  /// `--kernel`: the kernels to compile; empty compiles all.
+  /// The `.tile` files (`-` for standard input), compiled with the same
+  /// options. A `-D` or `--kernel` must match in at least one of them.
+  std::vector<std::string> InputPaths;
+  /// `--kernel`: the kernels to compile, each value a comma-separated list;
+  /// empty compiles all.
   std::vector<std::string> Kernels;
-  /// `--arch`: target architectures; empty means the default (sm_90a).
+  /// `--arch`: target architectures, each value a comma-separated list;
+  /// empty means the default (sm_90a).
   std::vector<std::string> Archs;
   /// `-D`: `NAME=VALUE` overrides of compile-time parameters.
   std::vector<std::string> Defines;
-  /// `--emit`: stage names; empty means getDefaultStages().
+  /// `--emit`: stage names, each value a comma-separated list; empty means
+  /// getDefaultStages().
   std::vector<std::string> Emit;
-  /// `-o`: the output directory; without it textual artifacts go to `Out`
-  /// and binary ones (cubin, fatbin) to the current directory.
-  std::optional<std::string> OutputDir;
+  /// `--output-name`: a template of the file-name stem (expandOutputName in
+  /// compiler/OutputNames.h); empty for the kernel's variant stem.
+  std::string OutputName;
+  /// `-o`: a directory, the single file written, or `-` for `Out`
+  /// (classifyOutput in compiler/OutputNames.h); without it textual
+  /// artifacts go to `Out` and binary ones (cubin, fatbin) to the current
+  /// directory.
+  std::optional<std::string> Output;
   /// `-O`: the optimization level (0..3) of LLVM, NVPTX and ptxas.
   unsigned OptLevel = 3;
   /// `--ptxas`: the ptxas to use; empty to search for it.
   std::string PtxasPath;
+  /// `--fatbinary`: the fatbinary to use; empty to search for it.
+  std::string FatbinaryPath;
   /// `--cuda-path`: a CUDA toolkit root searched first for ptxas,
-  /// fatbinary and libdevice; empty to use CUDA_HOME, CUDA_PATH,
-  /// /usr/local/cuda and PATH.
+  /// fatbinary and libdevice; empty to use CUDA_HOME, CUDA_PATH, PATH and
+  /// /usr/local/cuda.
   std::string CudaPath;
   /// `--print-ir-after-all`: dump the IR after every pass to `Err`.
   bool PrintIRAfterAll = false;
+  /// `-lineinfo`: PTX `.file`/`.loc` directives naming the `.tile` source,
+  /// kept in the cubin by `ptxas -lineinfo`.
+  bool LineInfo = false;
+  /// `--stats`: print each kernel's resources per architecture (registers,
+  /// spills, stack, shared memory, barriers, grid) to `Err`.
+  bool Stats = false;
+  /// `--dry-run` (`-###`): run the front end, then print the external
+  /// commands (ptxas, fatbinary) the run would execute to `Out` instead of
+  /// compiling; nothing is written.
+  bool DryRun = false;
 };
 
-/// Runs one compilation. Artifacts go to `OutputDir` or, without it, to `Out`
+/// Runs one compilation. Artifacts go to `Output` or, without it, to `Out`
 /// (several separated by `// -----` lines) unless a binary stage was asked
 /// for, in which case they all go to the current directory; diagnostics go
-/// to `Err`. Returns the exit status: 0 on success, 1 on any error.
+/// to `Err`. Files are named `<stem>.<arch>.<ext>` (compiler/OutputNames.h).
+/// Returns the exit status: 0 on success, 1 on any error.
 int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 
 /// Prints the versions of tilec, LLVM and ptxas (found from `PtxasPath`, if
-/// not empty, or the usual places) to `Out`.
-void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath);
+/// not empty, or under `CudaPath` and the usual places) to `Out`.
+void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
+                  llvm::StringRef CudaPath);
 
 } // namespace tilec
 

@@ -311,8 +311,12 @@ Token Lexer::lexPunctuation() {
   case '!':
     return Next == '=' ? Two(TokenKind::BangEqual) : One(TokenKind::Bang);
   case '<':
+    if (Next == '<')
+      return Two(TokenKind::LessLess);
     return Next == '=' ? Two(TokenKind::LessEqual) : One(TokenKind::Less);
   case '>':
+    if (Next == '>')
+      return Two(TokenKind::GreaterGreater);
     return Next == '=' ? Two(TokenKind::GreaterEqual) : One(TokenKind::Greater);
   case '&':
     if (Next == '&')

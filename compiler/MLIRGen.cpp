@@ -70,6 +70,7 @@ private:
   mlir::Value genCast(mlir::Value V, ScalarKind From, ScalarKind To,
                       mlir::Location L);
   mlir::Value genScalarBuiltin(const CallExpr &E, Builtin Id);
+  mlir::Value genSigmoid(mlir::Value X, ScalarKind K, mlir::Location L);
   mlir::Value genFnCall(const CallExpr &E);
   mlir::Value genUnary(const UnaryExpr &E);
   mlir::Value genBinary(const BinaryExpr &E);
@@ -556,6 +557,23 @@ mlir::Value Generator::genCast(mlir::Value V, ScalarKind From, ScalarKind To,
   return mlir::arith::ExtSIOp::create(B, L, Target, V);
 }
 
+mlir::Value Generator::genSigmoid(mlir::Value X, ScalarKind K,
+                                  mlir::Location L) {
+  // 1 / (1 + exp(-x)), in f32 for the 16-bit types like the other math.
+  bool Narrow = K == ScalarKind::F16 || K == ScalarKind::BF16;
+  ScalarKind Compute = Narrow ? ScalarKind::F32 : K;
+  if (Narrow)
+    X = mlir::arith::ExtFOp::create(B, L, scalarType(Compute), X);
+  mlir::Value One = genConstant(Constant::getFloat(1.0), Compute, L);
+  mlir::Value Exp =
+      mlir::math::ExpOp::create(B, L, mlir::arith::NegFOp::create(B, L, X));
+  mlir::Value Result = mlir::arith::DivFOp::create(
+      B, L, One, mlir::arith::AddFOp::create(B, L, One, Exp));
+  if (Narrow)
+    Result = mlir::arith::TruncFOp::create(B, L, scalarType(K), Result);
+  return Result;
+}
+
 mlir::Value Generator::genScalarBuiltin(const CallExpr &E, Builtin Id) {
   mlir::Location L = loc(E.getLoc());
   ScalarKind K = kindOf(E);
@@ -581,6 +599,12 @@ mlir::Value Generator::genScalarBuiltin(const CallExpr &E, Builtin Id) {
     return mlir::math::FloorOp::create(B, L, A);
   case Builtin::Ceil:
     return mlir::math::CeilOp::create(B, L, A);
+  case Builtin::Sin:
+    return mlir::math::SinOp::create(B, L, A);
+  case Builtin::Cos:
+    return mlir::math::CosOp::create(B, L, A);
+  case Builtin::Sigmoid:
+    return genSigmoid(A, K, L);
   case Builtin::Abs: {
     if (isFloat(K))
       return mlir::math::AbsFOp::create(B, L, A);
@@ -598,6 +622,10 @@ mlir::Value Generator::genScalarBuiltin(const CallExpr &E, Builtin Id) {
   mlir::Value C = genExpr(*E.Args[1]);
   bool Unsigned = isUnsigned(K);
   switch (Id) {
+  case Builtin::Pow:
+    return mlir::math::PowFOp::create(B, L, A, C);
+  case Builtin::Fma:
+    return mlir::math::FmaOp::create(B, L, A, C, genExpr(*E.Args[2]));
   case Builtin::Max:
     if (isFloat(K))
       return mlir::arith::MaximumFOp::create(B, L, A, C);
@@ -693,6 +721,12 @@ mlir::Value Generator::genBinary(const BinaryExpr &E) {
     if (Unsigned)
       return mlir::arith::RemUIOp::create(B, L, A, C);
     return mlir::arith::RemSIOp::create(B, L, A, C);
+  case BinaryOp::Shl:
+    return mlir::arith::ShLIOp::create(B, L, A, C);
+  case BinaryOp::Shr:
+    if (Unsigned)
+      return mlir::arith::ShRUIOp::create(B, L, A, C);
+    return mlir::arith::ShRSIOp::create(B, L, A, C);
   default:
     break;
   }

@@ -16,7 +16,7 @@
 //              | IDENT '(' args ')' ';' | lvalue '=' expr ';' | ';'
 //   expr      := or ['?' expr ':' expr]
 //   or ... mul: left-associative binary levels || && (== !=) (< <= > >=)
-//               (+ -) (* / %)
+//               (<< >>) (+ -) (* / %)
 //   unary     := ('-' | '!') unary | primary
 //   primary   := INT | FLOAT | STRING | 'true' | 'false' | IDENT
 //              | IDENT '(' args ')' | IDENT '[' expr {',' expr} ']'
@@ -34,6 +34,7 @@
 #include "compiler/Casting.h"
 #include "compiler/Lexer.h"
 #include "compiler/Limits.h"
+#include "compiler/Suggestions.h"
 
 #include <cerrno>
 #include <cmath>
@@ -51,6 +52,7 @@ enum Precedence : int {
   PrecAnd,
   PrecEquality,
   PrecRelational,
+  PrecShift,
   PrecAdditive,
   PrecMultiplicative,
 };
@@ -82,6 +84,12 @@ int getBinaryOp(TokenKind Kind, BinaryOp &Op) {
   case TokenKind::GreaterEqual:
     Op = BinaryOp::Ge;
     return PrecRelational;
+  case TokenKind::LessLess:
+    Op = BinaryOp::Shl;
+    return PrecShift;
+  case TokenKind::GreaterGreater:
+    Op = BinaryOp::Shr;
+    return PrecShift;
   case TokenKind::Plus:
     Op = BinaryOp::Add;
     return PrecAdditive;
@@ -217,15 +225,21 @@ private:
     return Prev.Loc.Offset + static_cast<std::uint32_t>(Prev.Text.size());
   }
   /// Reports "expected `What`, found <token>" at the current token (or, for
-  /// a missing ';', just after the previous one).
-  void errorExpected(const std::string &What) {
+  /// a missing ';', just after the previous one), followed by "; did you
+  /// mean '<keyword>'?" when `Word` is a misspelling of one of `Keywords`.
+  void errorExpected(const std::string &What, std::string_view Word = {},
+                     const std::vector<std::string_view> &Keywords = {}) {
     // The lexer reported the malformed token already.
     if (is(TokenKind::Error))
       return;
     SourceLoc Loc = tok().Loc;
     if (What.rfind("';'", 0) == 0 && Consumed != 0)
       Loc = Source.getLoc(prevEndOffset());
-    Diags.error(Loc, "expected " + What + ", found " + describeToken(tok()));
+    std::string Suggestion = closestName(Word, Keywords);
+    Diags.error(
+        Loc,
+        "expected " + What + ", found " + describeToken(tok()) +
+            (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"));
   }
   bool expect(TokenKind Kind, const std::string &Context) {
     if (consumeIf(Kind))
@@ -313,7 +327,9 @@ std::unique_ptr<File> Parser::run() {
       else
         skipToDecl();
     } else {
-      errorExpected("'fn' or 'kernel'");
+      errorExpected("'fn' or 'kernel'",
+                    is(TokenKind::Identifier) ? tok().Text : "",
+                    {"fn", "kernel"});
       consume();
       skipToDecl();
     }
@@ -627,8 +643,10 @@ StmtPtr Parser::parseCallOrAssign() {
   if (!Target)
     return nullptr;
   if (!is(TokenKind::Equal)) {
+    // `wiht kernel(...)`, `lett x = ...`: a misspelled keyword.
     if (const auto *Name = dyn_cast<NameExpr>(Target.get()))
-      errorExpected("'=' or '(' after '" + Name->Name + "'");
+      errorExpected("'=' or '(' after '" + Name->Name + "'", Name->Name,
+                    {"let", "for", "if", "else", "with", "return"});
     else
       errorExpected("'=' after the subscript");
     return nullptr;

@@ -13,8 +13,13 @@
 #include "compiler/Casting.h"
 #include "compiler/Limits.h"
 #include "compiler/SemaImpl.h"
+#include "compiler/Suggestions.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <tuple>
 
 using namespace tilec;
@@ -32,31 +37,6 @@ std::string reservedNameMessage(std::string_view Name) {
     return "'" + std::string(Name) +
            "' is a builtin constant and cannot be redeclared";
   return {};
-}
-
-/// Returns the edit distance between `A` and `B`, or `Limit + 1` if it
-/// exceeds `Limit`.
-unsigned editDistance(std::string_view A, std::string_view B, unsigned Limit) {
-  if (A.size() > B.size() + Limit || B.size() > A.size() + Limit)
-    return Limit + 1;
-  std::vector<unsigned> Row(B.size() + 1);
-  for (unsigned J = 0; J <= B.size(); ++J)
-    Row[J] = J;
-  for (unsigned I = 1; I <= A.size(); ++I) {
-    unsigned Diagonal = Row[0];
-    Row[0] = I;
-    unsigned RowMin = Row[0];
-    for (unsigned J = 1; J <= B.size(); ++J) {
-      unsigned Above = Row[J];
-      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1,
-                         Diagonal + (A[I - 1] == B[J - 1] ? 0u : 1u)});
-      Diagonal = Above;
-      RowMin = std::min(RowMin, Row[J]);
-    }
-    if (RowMin > Limit)
-      return Limit + 1;
-  }
-  return Row[B.size()];
 }
 
 /// Parses the value of an integer `-D`: decimal or 0x-hexadecimal,
@@ -92,6 +72,30 @@ std::optional<std::int64_t> parseDefineInt(std::string_view Text) {
                   : static_cast<std::int64_t>(Value);
 }
 
+/// Parses the value of a floating-point `-D`: an integer or floating-point
+/// literal as the language spells it (`2`, `1.5`, `1e-3`), optionally
+/// negative, that fits a double.
+std::optional<double> parseDefineFloat(std::string_view Text) {
+  std::string_view Digits = Text;
+  if (!Digits.empty() && Digits[0] == '-')
+    Digits.remove_prefix(1);
+  // No hexadecimal floats, `inf` or `nan`, which strtod would accept.
+  if (Digits.empty() || !std::isdigit(static_cast<unsigned char>(Digits[0])))
+    return std::nullopt;
+  for (char C : Digits)
+    if (!std::isdigit(static_cast<unsigned char>(C)) && C != '.' && C != 'e' &&
+        C != 'E' && C != '+' && C != '-')
+      return std::nullopt;
+  std::string Copy(Text);
+  char *End = nullptr;
+  errno = 0;
+  double Value = std::strtod(Copy.c_str(), &End);
+  if (End != Copy.c_str() + Copy.size() || errno == ERANGE ||
+      !std::isfinite(Value))
+    return std::nullopt;
+  return Value;
+}
+
 /// Collects the functions `E` calls (by name) into `Out`.
 void collectCalls(const Expr &E,
                   const std::unordered_map<std::string, FnDecl *> &Fns,
@@ -105,40 +109,6 @@ void collectCalls(const Expr &E,
 }
 
 } // namespace
-
-std::string
-detail::closestName(std::string_view Name,
-                    const std::vector<std::string_view> &Candidates) {
-  if (Name.size() > 64)
-    return {};
-  auto Lower = [](std::string_view S) {
-    std::string Out(S);
-    for (char &C : Out)
-      if (C >= 'A' && C <= 'Z')
-        C = static_cast<char>(C - 'A' + 'a');
-    return Out;
-  };
-  std::string LowerName = Lower(Name);
-  unsigned Limit = std::max<unsigned>(1, Name.size() / 3);
-  // Closest first; among equals, a case-only difference, then the
-  // alphabetically first (so the choice does not depend on hash order).
-  std::string Best;
-  std::tuple<unsigned, bool, std::string_view> BestKey{Limit + 1, true, {}};
-  for (std::string_view Candidate : Candidates) {
-    if (Candidate == Name)
-      continue;
-    unsigned D = editDistance(Name, Candidate, Limit);
-    if (D > Limit)
-      continue;
-    std::tuple<unsigned, bool, std::string_view> Key{
-        D, Lower(Candidate) != LowerName, Candidate};
-    if (Key < BestKey) {
-      BestKey = Key;
-      Best = std::string(Candidate);
-    }
-  }
-  return Best;
-}
 
 //===----------------------------------------------------------------------===//
 // Scopes
@@ -197,7 +167,8 @@ void Sema::run() {
   for (const auto &Kernel : File.Kernels)
     KernelsByName.emplace(Kernel->Name.Name, Kernel.get());
   for (const std::string &Name : Options.SelectedKernels) {
-    if (KernelsByName.count(Name))
+    Prog.KernelFound.push_back(KernelsByName.count(Name) != 0);
+    if (Prog.KernelFound.back() || !Options.ReportUnmatched)
       continue;
     std::string List;
     for (const auto &Kernel : File.Kernels)
@@ -247,8 +218,9 @@ void Sema::run() {
     }
     checkKernel(Kernel, Info);
   }
-  if (!Diags.shouldStop())
+  if (!Diags.shouldStop() && Options.ReportUnmatched)
     reportUnusedDefines();
+  Prog.DefineUsed = DefineUsed;
 }
 
 void Sema::checkDefineList() {
@@ -277,6 +249,8 @@ void Sema::reportUnusedDefines() {
                                  D.Name + "'");
     std::vector<std::string_view> Candidates;
     const Symbol *Dim = nullptr;
+    const Symbol *Scalar = nullptr;
+    std::string ScalarKernel;
     for (const KernelInfo &Info : Prog.Kernels) {
       if (!Info.Selected)
         continue;
@@ -285,11 +259,25 @@ void Sema::reportUnusedDefines() {
       for (const Symbol *S : Info.Dims)
         if (!Dim && S->Name == D.Name)
           Dim = S;
+      for (const Symbol *S : Info.Scalars)
+        if (!Scalar && S->Name == D.Name) {
+          Scalar = S;
+          ScalarKernel = Info.Decl->Name.Name;
+        }
     }
     if (Dim) {
       Diags.note(Dim->Loc, "'" + D.Name +
                                "' is a symbolic dimension: its value comes "
                                "from the tensors at run time");
+      continue;
+    }
+    if (Scalar) {
+      Diags.note(Scalar->Loc,
+                 "'" + D.Name +
+                     "' is a runtime scalar parameter: its value is passed "
+                     "at launch; to fix it at compile time, make it a "
+                     "compile-time parameter (kernel " +
+                     ScalarKernel + "<" + D.Name + " = ...>(...))");
       continue;
     }
     std::string Suggestion = closestName(D.Name, Candidates);
@@ -549,15 +537,18 @@ void Sema::checkConstParams(KernelDecl &Kernel, KernelInfo &Info) {
     if (Param.Default->Ty.isError())
       continue;
     const std::optional<Constant> &Value = Param.Default->Const;
-    if (!Value || Value->K == Constant::Kind::Float) {
+    if (!Value) {
       Diags.error(Param.Default->getBeginLoc(),
                   "the default of compile-time parameter '" + Param.Name.Name +
-                      "' must be an integer, a boolean or an element type");
+                      "' must be a number, a boolean or an element type");
       continue;
     }
     switch (Value->K) {
     case Constant::Kind::Int:
       S->Ty = ExprType::getUntypedInt();
+      break;
+    case Constant::Kind::Float:
+      S->Ty = ExprType::getUntypedFloat();
       break;
     case Constant::Kind::Bool:
       S->Ty = ExprType::getScalar(ScalarKind::Bool);
@@ -585,6 +576,11 @@ void Sema::applyDefine(Symbol &Param, const KernelDecl &Kernel) {
       Expected = "an integer";
       if (auto Int = parseDefineInt(D.Value))
         Value = Constant::getInt(*Int);
+      break;
+    case Constant::Kind::Float:
+      Expected = "a number";
+      if (auto Float = parseDefineFloat(D.Value))
+        Value = Constant::getFloat(*Float);
       break;
     case Constant::Kind::Bool:
       Expected = "a boolean (true or false)";
@@ -698,6 +694,7 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
   Info.Launch = &Launch;
   CallExpr &Config = *Launch.Config;
   std::size_t Rank = Config.Args.size();
+  unsigned ErrorsBefore = Diags.getNumErrors();
   if (Rank == 0)
     Diags.error(Config.getLoc(),
                 "'with kernel' needs 1 to 3 grid extents before 'threads'");
@@ -748,6 +745,9 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
                     (Rank == 1 ? "" : "s") + " but 'as' binds " +
                     std::to_string(Launch.BlockVars.size()) + " block index" +
                     (Launch.BlockVars.size() == 1 ? "" : "es"));
+  if (Launch.BlockVars.empty() && Rank >= 2 &&
+      Diags.getNumErrors() == ErrorsBefore)
+    warnUnboundGrid(Config);
 
   pushScope();
   Launch.BlockSyms.assign(Rank, nullptr);
@@ -769,6 +769,30 @@ void Sema::checkLaunch(LaunchStmt &Launch, KernelInfo &Info) {
   }
   Ctx = Saved;
   popScope();
+}
+
+/// A grid of several dimensions whose block indices no `as` clause binds
+/// repeats the same work in every block along y and z: most likely
+/// `with kernel(ceildiv(N, 128), 128)` meant `threads = 128`.
+void Sema::warnUnboundGrid(const CallExpr &Config) {
+  const Expr &Y = *Config.Args[1];
+  std::string Extent = Y.Const ? " (" + Y.Const->toString() + ")" : "";
+  Diags.warning(Y.getBeginLoc(),
+                "the grid's y extent" + Extent +
+                    " has no block index: without an 'as' clause, the blocks "
+                    "along y (and z) all do the same work");
+  bool ThreadsGiven = !Config.NamedArgs.empty();
+  if (Config.Args.size() == 2 && !ThreadsGiven && Y.Const &&
+      Y.Const->K == Constant::Kind::Int && Y.Const->Int % limits::WarpSize == 0)
+    Diags.note(Y.getBeginLoc(), "to launch " + Y.Const->toString() +
+                                    " threads per block, write 'threads = " +
+                                    Y.Const->toString() +
+                                    "'; to use the grid, bind its block "
+                                    "indices with 'as (bx, by)'");
+  else
+    Diags.note(Y.getBeginLoc(),
+               "bind the block indices with 'as (bx, by" +
+                   std::string(Config.Args.size() == 3 ? ", bz" : "") + ")'");
 }
 
 //===----------------------------------------------------------------------===//
@@ -896,9 +920,14 @@ void Sema::checkFor(ForStmt &S) {
   CallExpr &Range = *S.Range;
   std::optional<Builtin> Id = lookupBuiltin(Range.Callee);
   if (!Id || getBuiltinInfo(*Id).Category != BuiltinCategory::LoopRange) {
-    Diags.error(Range.getLoc(), "expected a loop range ('parallel', "
-                                "'pipelined', 'serial' or 'unroll'), got '" +
-                                    Range.Callee + "'");
+    std::string Suggestion = closestName(
+        Range.Callee, {"parallel", "pipelined", "serial", "unroll"});
+    Diags.error(
+        Range.getLoc(),
+        "expected a loop range ('parallel', 'pipelined', 'serial' or "
+        "'unroll'), got '" +
+            Range.Callee + "'" +
+            (Suggestion.empty() ? "" : "; did you mean '" + Suggestion + "'?"));
     Id.reset();
   }
   Range.BuiltinId = Id;

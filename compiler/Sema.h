@@ -37,6 +37,11 @@ struct SemaOptions {
   /// Kernels the overrides apply to; empty selects every kernel. Every name
   /// must be a kernel of the file.
   std::vector<std::string> SelectedKernels;
+  /// Report a -D that no selected kernel uses and a --kernel that names no
+  /// kernel of the file. A driver that compiles several files with the same
+  /// options turns it off and reports what no file matched
+  /// (Program::DefineUsed, Program::KernelFound).
+  bool ReportUnmatched = true;
 };
 
 /// A shared-memory allocation, for checks against a target's limit.
@@ -74,6 +79,11 @@ struct Program {
   std::deque<Symbol> Symbols;
   /// One entry per kernel of the file.
   std::vector<KernelInfo> Kernels;
+  /// For each of SemaOptions::Defines: true if a selected kernel has the
+  /// parameter (or the -D was already reported).
+  std::vector<bool> DefineUsed;
+  /// For each of SemaOptions::SelectedKernels: true if the file defines it.
+  std::vector<bool> KernelFound;
 };
 
 /// Analyzes `File` and annotates it, reporting problems to `Diags`. The

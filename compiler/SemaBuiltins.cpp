@@ -11,6 +11,7 @@
 #include "compiler/Casting.h"
 #include "compiler/Limits.h"
 #include "compiler/SemaImpl.h"
+#include "compiler/Suggestions.h"
 
 #include <algorithm>
 

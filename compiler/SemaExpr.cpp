@@ -14,6 +14,7 @@
 #include "compiler/Casting.h"
 #include "compiler/Limits.h"
 #include "compiler/SemaImpl.h"
+#include "compiler/Suggestions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +52,12 @@ double applyMath(Builtin Id, double V) {
     return std::erf(V);
   case Builtin::Floor:
     return std::floor(V);
+  case Builtin::Sin:
+    return std::sin(V);
+  case Builtin::Cos:
+    return std::cos(V);
+  case Builtin::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-V));
   default:
     return std::ceil(V);
   }
@@ -489,14 +496,14 @@ void Sema::inferCall(CallExpr &E) {
   }
   std::optional<Builtin> Id = lookupBuiltin(E.Callee);
   if (!Id) {
+    // Functions, scalar builtins and allocations (`let s = alloc_shard(...)`).
     std::vector<std::string_view> Candidates;
     for (const auto &Fn : Fns)
       Candidates.push_back(Fn.first);
-    for (Builtin B : {Builtin::Exp, Builtin::Exp2, Builtin::Log, Builtin::Log2,
-                      Builtin::Sqrt, Builtin::Rsqrt, Builtin::Tanh,
-                      Builtin::Erf, Builtin::Abs, Builtin::Floor, Builtin::Ceil,
-                      Builtin::Max, Builtin::Min, Builtin::Ceildiv})
-      Candidates.push_back(getBuiltinInfo(B).Name);
+    for (const BuiltinInfo &Info : getBuiltins())
+      if (Info.Category == BuiltinCategory::Scalar ||
+          Info.Category == BuiltinCategory::Allocation)
+        Candidates.push_back(Info.Name);
     std::string Suggestion = closestName(E.Callee, Candidates);
     Diags.error(
         E.getLoc(),
@@ -655,6 +662,10 @@ void Sema::inferScalarBuiltin(CallExpr &E, Builtin Id) {
     E.Const = Result;
     return;
   }
+  case Builtin::Pow:
+  case Builtin::Fma:
+    inferFloatBuiltin(E, Id);
+    return;
   default: {
     Expr &Arg = *E.Args[0];
     if (!inferValue(Arg))
@@ -686,6 +697,60 @@ void Sema::inferScalarBuiltin(CallExpr &E, Builtin Id) {
     return;
   }
   }
+}
+
+void Sema::inferFloatBuiltin(CallExpr &E, Builtin Id) {
+  const char *Name = getBuiltinInfo(Id).Name;
+  bool Ok = true;
+  for (ExprPtr &Arg : E.Args)
+    Ok &= inferValue(*Arg);
+  if (!Ok)
+    return;
+  for (ExprPtr &Arg : E.Args)
+    if (!Arg->Ty.isNumeric()) {
+      Diags.error(Arg->getLoc(), std::string("'") + Name +
+                                     "' expects numbers, got " +
+                                     Arg->Ty.describe());
+      return;
+    }
+  // Constants fold, in double.
+  if (std::all_of(E.Args.begin(), E.Args.end(), [](const ExprPtr &Arg) {
+        return Arg->Ty.isUntyped() && Arg->Const.has_value();
+      })) {
+    double A = toDouble(*E.Args[0]->Const), B = toDouble(*E.Args[1]->Const);
+    double Result = Id == Builtin::Pow
+                        ? std::pow(A, B)
+                        : std::fma(A, B, toDouble(*E.Args[2]->Const));
+    if (!std::isnan(Result) && !std::isinf(Result)) {
+      E.Ty = ExprType::getUntypedFloat();
+      E.Const = Constant::getFloat(Result);
+      return;
+    }
+  }
+  // One type for all the arguments: unify neighbours, then the first two
+  // again in case the last pair fixed the middle one's type.
+  std::string What = std::string("'") + Name + "'";
+  ExprType Ty = unify(*E.Args[0], *E.Args[1], E.getLoc(), What);
+  if (!Ty.isError() && E.Args.size() == 3) {
+    Ty = unify(*E.Args[1], *E.Args[2], E.getLoc(), What);
+    if (!Ty.isError())
+      Ty = unify(*E.Args[0], *E.Args[1], E.getLoc(), What);
+  }
+  if (Ty.isError())
+    return;
+  if (Ty.isUntyped()) {
+    // Untyped integers whose result does not fold (pow(2, 1000)).
+    for (ExprPtr &Arg : E.Args)
+      if (!coerce(*Arg, ScalarKind::F32))
+        return;
+    Ty = ExprType::getScalar(ScalarKind::F32);
+  }
+  if (!Ty.isScalar() || !isFloat(Ty.getScalar())) {
+    Diags.error(E.getLoc(), What + " expects floating-point arguments, got " +
+                                Ty.describe() + "; use cast<f32>(...)");
+    return;
+  }
+  E.Ty = Ty;
 }
 
 void Sema::inferCast(CastExpr &E) {
@@ -920,6 +985,10 @@ void Sema::inferBinary(BinaryExpr &E) {
   }
 
   E.Ty = Ty;
+  if (E.Op == BinaryOp::Shl || E.Op == BinaryOp::Shr) {
+    checkShift(E, Ty, Foldable);
+    return;
+  }
   // A constant zero divisor is an error even when the dividend is not
   // constant: the division would be undefined on every thread.
   bool Division = E.Op == BinaryOp::Div || E.Op == BinaryOp::Rem;
@@ -980,6 +1049,46 @@ void Sema::inferBinary(BinaryExpr &E) {
     break;
   }
   if (Overflow) {
+    Diags.error(E.getLoc(), "integer overflow in a constant expression");
+    E.Ty = ExprType::getError();
+    return;
+  }
+  E.Const = Constant::getInt(R);
+}
+
+void Sema::checkShift(BinaryExpr &E, const ExprType &Ty, bool Foldable) {
+  std::string Op = std::string("'") + getSpelling(E.Op) + "'";
+  if (!isIntegerValued(Ty)) {
+    Diags.error(E.getLoc(), "operands of " + Op + " must be integers, got " +
+                                Ty.describe());
+    E.Ty = ExprType::getError();
+    return;
+  }
+  // Untyped constants and index are 64-bit.
+  unsigned Width = Ty.isScalar() && Ty.getScalar() != ScalarKind::Index
+                       ? getBitWidth(Ty.getScalar())
+                       : 64;
+  const Expr &Amount = *E.RHS;
+  if (Amount.Const &&
+      (Amount.Const->Int < 0 || Amount.Const->Int >= std::int64_t(Width))) {
+    Diags.error(Amount.getBeginLoc(),
+                "shift amount " + Amount.Const->toString() +
+                    " is out of range for " + Ty.describe() + " (0 to " +
+                    std::to_string(Width - 1) + ")");
+    E.Ty = ExprType::getError();
+    return;
+  }
+  if (!Foldable)
+    return;
+  std::int64_t A = E.LHS->Const->Int;
+  unsigned B = static_cast<unsigned>(Amount.Const->Int);
+  if (E.Op == BinaryOp::Shr) {
+    E.Const = Constant::getInt(A >> B);
+    return;
+  }
+  std::int64_t R =
+      static_cast<std::int64_t>(static_cast<std::uint64_t>(A) << B);
+  if ((R >> B) != A) {
     Diags.error(E.getLoc(), "integer overflow in a constant expression");
     E.Ty = ExprType::getError();
     return;

@@ -40,11 +40,6 @@ struct BufferOperand {
   ast::Expr *E = nullptr;
 };
 
-/// Returns the closest of `Candidates` to `Name` (by edit distance), or
-/// empty if none is close enough to suggest.
-std::string closestName(std::string_view Name,
-                        const std::vector<std::string_view> &Candidates);
-
 /// The semantic analyzer of one file.
 class Sema {
 public:
@@ -88,6 +83,7 @@ public:
   void checkParams(ast::KernelDecl &Kernel, KernelInfo &Info);
   /// Checks the grid, the threads and the body of the launch.
   void checkLaunch(ast::LaunchStmt &Launch, KernelInfo &Info);
+  void warnUnboundGrid(const ast::CallExpr &Config);
   /// Reports `-D` overrides no selected kernel has a parameter for.
   void reportUnusedDefines();
 
@@ -161,6 +157,8 @@ public:
   void inferCall(ast::CallExpr &E);
   void inferFnCall(ast::CallExpr &E, const ast::FnDecl &Fn);
   void inferScalarBuiltin(ast::CallExpr &E, Builtin Id);
+  void inferFloatBuiltin(ast::CallExpr &E, Builtin Id);
+  void checkShift(ast::BinaryExpr &E, const ExprType &Ty, bool Foldable);
   void inferCast(ast::CastExpr &E);
   void inferUnary(ast::UnaryExpr &E);
   void inferBinary(ast::BinaryExpr &E);

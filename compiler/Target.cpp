@@ -35,6 +35,22 @@ constexpr TargetDescription Targets[] = {
      HopperArchSpecificFeatures},
 };
 
+/// Architectures newer than the table that LLVM 22 and ptxas 13 both know,
+/// without their `a`/`f` suffixes: the name, the family and the compute
+/// capability.
+struct FutureArch {
+  std::string_view Name;
+  const char *Family;
+  const char *ComputeCapability;
+};
+constexpr FutureArch FutureArchs[] = {
+    {"sm_100", "Blackwell", "10.0"},
+    {"sm_103", "Blackwell", "10.3"},
+    {"sm_110", "Blackwell (Jetson Thor)", "11.0"},
+    {"sm_120", "Blackwell (GeForce RTX 50, RTX PRO)", "12.0"},
+    {"sm_121", "Blackwell (DGX Spark)", "12.1"},
+};
+
 } // namespace
 
 TargetRange tilec::getTargets() {
@@ -50,6 +66,19 @@ const TargetDescription *tilec::lookupTarget(std::string_view Name) {
     if (Name == Target.Name)
       return &Target;
   return nullptr;
+}
+
+std::string tilec::describeFutureArch(std::string_view Name) {
+  std::string_view Base = Name;
+  if (!Base.empty() && (Base.back() == 'a' || Base.back() == 'f'))
+    Base.remove_suffix(1);
+  for (const FutureArch &Future : FutureArchs)
+    if (Base == Future.Name)
+      return "architecture '" + std::string(Name) + "' (" + Future.Family +
+             ", compute capability " + Future.ComputeCapability +
+             ") is not supported yet: tilec's code generator targets " +
+             getArchList();
+  return {};
 }
 
 std::optional<Arch> tilec::parseArch(std::string_view Name) {

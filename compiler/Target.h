@@ -90,6 +90,12 @@ std::optional<Arch> parseArch(std::string_view Name);
 const char *getArchName(Arch A);
 /// Returns the valid spellings, comma-separated, for messages.
 std::string getArchList();
+/// For an architecture that LLVM 22's NVPTX back end and ptxas 13 know but
+/// tilec does not compile for yet (Blackwell: sm_100, sm_103, sm_110,
+/// sm_120, sm_121 and their `a`/`f` variants), returns the error to report:
+/// "architecture 'sm_100a' (Blackwell, compute capability 10.0) is not
+/// supported yet ...". Returns an empty string for any other name.
+std::string describeFutureArch(std::string_view Name);
 /// Returns the architecture compiled for when none is given.
 inline Arch getDefaultArch() { return Arch::SM90a; }
 /// Returns the most shared memory one thread block may use on `A`, in bytes.

@@ -72,10 +72,14 @@ const char *tilec::describeTokenKind(TokenKind Kind) {
     return "'<'";
   case TokenKind::LessEqual:
     return "'<='";
+  case TokenKind::LessLess:
+    return "'<<'";
   case TokenKind::Greater:
     return "'>'";
   case TokenKind::GreaterEqual:
     return "'>='";
+  case TokenKind::GreaterGreater:
+    return "'>>'";
   case TokenKind::Plus:
     return "'+'";
   case TokenKind::Minus:

@@ -24,6 +24,11 @@ struct SetTarget : public tilec::impl::TileSetTargetBase<SetTarget> {
   void runOnOperation() override {
     const tilec::TargetDescription *description =
         tilec::lookupTarget(std::string_view(arch));
+    std::string future = tilec::describeFutureArch(std::string_view(arch));
+    if (!description && !future.empty()) {
+      emitError(getOperation().getLoc()) << future;
+      return signalPassFailure();
+    }
     if (!description) {
       emitError(getOperation().getLoc())
           << "unknown architecture '" << arch

@@ -32,6 +32,7 @@ for tools_dir in config.tilec_tools_dirs:
 # ptxas for the codegen tests: CUDA_HOME, the toolkit CMake found, or
 # /usr/local/cuda.
 ptxas = ""
+cuda_root = ""
 cuda_bins = [d for d in (os.path.join(os.environ.get("CUDA_HOME", ""), "bin"),
                          config.cuda_bin_dir, "/usr/local/cuda/bin") if d]
 for cuda_bin in cuda_bins:
@@ -39,13 +40,26 @@ for cuda_bin in cuda_bins:
         llvm_config.with_environment("PATH", cuda_bin, append_path=True)
         config.available_features.add("ptxas")
         ptxas = os.path.join(cuda_bin, "ptxas")
+        cuda_root = os.path.dirname(os.path.normpath(cuda_bin))
+        if os.path.exists(os.path.join(cuda_bin, "fatbinary")):
+            config.available_features.add("fatbinary")
         break
+# The default toolkit root, which tilec searches last.
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("cuda-default-root")
 
 utils = os.path.join(config.test_source_root, "utils")
 # Assembles every PTX module a test produces (files, or stdin copied to
 # stdout). Without ptxas it fails: PTX that is never assembled is not checked.
 config.substitutions.append(("%ptxas-check", "%s %s %s" % (
     sys.executable, os.path.join(utils, "ptxas-check.py"), ptxas or '""')))
+# The ptxas the codegen tests use.
+config.substitutions.append(("%ptxas-path", ptxas or '""'))
+# `%fake-cuda-toolkit DIR...`: toolkit folders whose ptxas and fatbinary log
+# their use to DIR/used.log and run the real ones.
+config.substitutions.append(("%fake-cuda-toolkit", "%s %s %s" % (
+    sys.executable, os.path.join(utils, "fake-cuda-toolkit.py"),
+    cuda_root or '""')))
 # `%expect-exit STATUS COMMAND...`: COMMAND must exit with exactly STATUS,
 # not killed by a signal (lit's `not` accepts any non-zero status).
 config.substitutions.append(("%expect-exit", "%s %s" % (

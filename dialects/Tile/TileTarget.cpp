@@ -11,6 +11,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef arch, unsigned ptx) {
   const tilec::TargetDescription *description =
       tilec::lookupTarget(std::string_view(arch.data(), arch.size()));
+  std::string future =
+      tilec::describeFutureArch(std::string_view(arch.data(), arch.size()));
+  if (!description && !future.empty())
+    return emitError() << future;
   if (!description)
     return emitError() << "unknown architecture '" << arch
                        << "' (valid: " << tilec::getArchList() << ")";

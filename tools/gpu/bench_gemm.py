@@ -5,7 +5,8 @@
     bench_gemm.py --kernels DIR --json OUT.json [--table OUT.txt] [--quick]
 
 DIR holds GEMM kernels compiled by tools/gpu/compile_gemm.sh (one folder
-per configuration with <kernel>.<arch>.json + binaries; the NN, NT, TN and TT
+per configuration with <stem>.<arch>.json + binaries, the stem naming the -D
+values that differ from the defaults (gemm-dtype_bf16-block_K_64); the NN, NT, TN and TT
 specs, whose metadata says which operand is stored transposed). For every
 kernel:
 

@@ -54,6 +54,8 @@ using F1 = float (*)(float);
 using D1 = double (*)(double);
 using F2 = float (*)(float, float);
 using D2 = double (*)(double, double);
+using F3 = float (*)(float, float, float);
+using D3 = double (*)(double, double, double);
 
 // Both precisions of a C library function: `__nv_<fn>f` is `<fn>f` and
 // `__nv_<fn>` is `<fn>`.
@@ -103,6 +105,8 @@ const HostFunction kHostFunctions[] = {
     BINARY(fmod),
     BINARY(hypot),
     BINARY(pow),
+    {"__nv_fmaf", 3, false, addressOf(static_cast<F3>(&::fmaf))},
+    {"__nv_fma", 3, true, addressOf(static_cast<D3>(&::fma))},
     {"__nv_rsqrtf", 1, false, addressOf(static_cast<F1>(&hostRsqrtf))},
     {"__nv_rsqrt", 1, true, addressOf(static_cast<D1>(&hostRsqrt))},
 };

@@ -10,6 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace {
@@ -23,21 +27,33 @@ constexpr const char *Examples = R"(Examples:
       write out/vector_add.sm_90a.cubin and out/vector_add.sm_90a.json
   tilec specs/vector_add.tile -D dtype=f16 --emit=ptx
       print the PTX of the f16 variant
-  tilec specs/vector_add.tile --arch sm_80 --arch sm_90a --emit=fatbin,json -o out/
+  tilec specs/vector_add.tile -D dtype=f16 -o out/
+      write out/vector_add-dtype_f16.sm_90a.{cubin,json}, beside the f32 ones
+  tilec specs/vector_add.tile --emit=cubin -o va.cubin
+      write the one cubin to va.cubin
+  tilec specs/vector_add.tile --arch sm_80,sm_90a --emit=fatbin,json -o out/
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
+  tilec specs/vector_add.tile specs/scale_add.tile specs/gelu.tile -o out/
+      compile the kernels of three files into out/ (all or nothing)
 )";
 
 constexpr const char *Outputs =
-    R"(Default stages: cubin,json. Outputs: DIR/<kernel>.<arch>.<ext> with -o DIR;
-without -o, textual stages print to standard output and binary stages
-(cubin, fatbin) are written to the current directory.)";
+    R"(Default stages: cubin,json. Outputs: DIR/<stem>.<arch>.<ext> with -o DIR
+(DIR/<stem>.fatbin for a fatbin), where <stem> is the kernel's name followed
+by -NAME_VALUE for every compile-time parameter whose value differs from its
+default (-D dtype=f16: vector_add-dtype_f16.sm_90a.cubin). -o FILE writes the
+one file of a run that produces exactly one (one kernel, architecture and
+stage) when FILE ends in .ast, .mlir, .ll, .ptx, .cubin, .fatbin or .json and
+is not a directory; -o - writes to standard output. Without -o, textual
+stages print to standard output and binary stages (cubin, fatbin) are written
+to the current directory.)";
 
 /// The help text's footer: the examples, the stages and architectures (from
 /// the driver's and the target table's lists) and where outputs go.
 std::string getFooter() {
   return std::string(Examples) +
          "\nStages (--emit, comma-separated): " + tilec::getStageList().str() +
-         "\nArchitectures (--arch, repeatable; default " +
+         "\nArchitectures (--arch, comma-separated, repeatable; default " +
          tilec::getArchName(tilec::getDefaultArch()) +
          "): " + tilec::getArchList() + "\n" + Outputs;
 }
@@ -50,17 +66,20 @@ int main(int Argc, char **Argv) {
   App.footer(getFooter());
 
   tilec::DriverOptions Options;
-  std::string OutputDir;
+  std::string Output;
   bool Version = false;
-  App.add_option("file", Options.InputPath,
-                 "The .tile source file ('-' reads standard input)");
+  App.add_option("files", Options.InputPaths,
+                 "The .tile source files, compiled with the same options "
+                 "('-' reads standard input)");
   // Repeatable options take one value per occurrence, so that they never
-  // swallow the input file that follows them.
+  // swallow the input file that follows them. The driver splits the
+  // comma-separated lists (and rejects empty names).
   App.add_option("--kernel", Options.Kernels,
-                 "Compile only this kernel (repeatable)")
+                 "Compile only these kernels (comma-separated, repeatable)")
       ->allow_extra_args(false);
   App.add_option("--arch", Options.Archs,
-                 "Target architecture (repeatable; default sm_90a)")
+                 "Target architectures (comma-separated, repeatable; "
+                 "default sm_90a)")
       ->allow_extra_args(false);
   App.add_option("-D,--define", Options.Defines,
                  "Override a compile-time parameter: -D NAME=VALUE")
@@ -68,28 +87,63 @@ int main(int Argc, char **Argv) {
   App.add_option("--emit", Options.Emit,
                  "Stages to emit, comma-separated (" +
                      tilec::getStageList().str() + ")")
-      ->delimiter(',')
       ->allow_extra_args(false);
-  App.add_option("-o,--output-dir", OutputDir,
-                 "Write DIR/<kernel>.<arch>.<ext> instead of standard output");
+  App.add_option("-o,--output,--output-dir", Output,
+                 "Write DIR/<stem>.<arch>.<ext>; a name with an extension "
+                 "of an artifact (k.cubin) is the single file written, '-' "
+                 "is standard output");
+  App.add_option("--output-name", Options.OutputName,
+                 "Template of the file-name stem: {kernel}, {variant} (the "
+                 "default stem) and {NAME} for a compile-time parameter's "
+                 "value, e.g. '{kernel}_{dtype}_b{block}'");
   App.add_option("-O,--opt-level", Options.OptLevel,
                  "Optimization level of LLVM, NVPTX and ptxas (0-3; "
-                 "default 3)")
+                 "default 3; a bare -O is -O3)")
       ->check(CLI::Range(0u, 3u));
   App.add_option("--ptxas", Options.PtxasPath,
-                 "The ptxas to use (default: $CUDA_HOME/bin, "
-                 "/usr/local/cuda/bin, then PATH)");
+                 "The ptxas to use (default: DIR/bin of --cuda-path, "
+                 "$CUDA_HOME/bin, $CUDA_PATH/bin, PATH, then "
+                 "/usr/local/cuda/bin)");
+  App.add_option("--fatbinary", Options.FatbinaryPath,
+                 "The fatbinary to use (default: searched like ptxas)");
   App.add_option("--cuda-path", Options.CudaPath,
                  "CUDA toolkit root searched first for ptxas, fatbinary and "
                  "libdevice");
+  App.add_flag("--lineinfo", Options.LineInfo,
+               "Map the PTX and cubin to the .tile source (.file/.loc "
+               "directives, ptxas -lineinfo); also spelled -lineinfo");
+  App.add_flag("--stats", Options.Stats,
+               "Print each kernel's resources per architecture to standard "
+               "error: registers, spills, stack, shared memory, barriers, "
+               "grid");
+  App.add_flag("--dry-run", Options.DryRun,
+               "Check the sources, then print the ptxas and fatbinary "
+               "commands the compilation would run instead of running it; "
+               "write nothing (also spelled -###)");
   App.add_flag("--print-ir-after-all", Options.PrintIRAfterAll,
                "Print the IR after every MLIR pass and every LLVM step to "
                "standard error");
   App.add_flag("--version", Version,
                "Print the versions of tilec, LLVM and ptxas and exit");
 
+  // Spellings CLI11 cannot declare: a bare -O, as C compilers accept it, is
+  // -O3 rather than an option that takes the next argument (a flag, the
+  // input file) as its level; -lineinfo is nvcc's spelling of --lineinfo,
+  // -### clang's of --dry-run.
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  for (std::string &Arg : Args) {
+    if (Arg == "-O")
+      Arg = "-O3";
+    else if (Arg == "-lineinfo")
+      Arg = "--lineinfo";
+    else if (Arg == "-###")
+      Arg = "--dry-run";
+  }
+  // CLI11 takes the arguments last first, without the program's name.
+  std::reverse(Args.begin(), Args.end());
+  App.name(Argv[0]);
   try {
-    App.parse(Argc, Argv);
+    App.parse(Args);
   } catch (const CLI::Success &Info) {
     return App.exit(Info);
   } catch (const CLI::ParseError &Error) {
@@ -100,15 +154,15 @@ int main(int Argc, char **Argv) {
 
   int Status;
   if (Version) {
-    tilec::printVersion(llvm::outs(), Options.PtxasPath);
+    tilec::printVersion(llvm::outs(), Options.PtxasPath, Options.CudaPath);
     Status = 0;
-  } else if (Options.InputPath.empty()) {
+  } else if (Options.InputPaths.empty()) {
     llvm::errs() << "tilec: error: no input file\nRun 'tilec --help' for "
                     "usage.\n";
     return 1;
   } else {
     if (App.count("-o"))
-      Options.OutputDir = OutputDir;
+      Options.Output = Output;
     Status = tilec::runDriver(Options, llvm::outs(), llvm::errs());
   }
   // A failed write to standard output (a full disk) is an error, not an

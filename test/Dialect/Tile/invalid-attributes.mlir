@@ -5,6 +5,11 @@ module attributes {tile.target = #tile.target<"sm_75", ptx = 80>} {}
 
 // -----
 
+// expected-error @+1 {{architecture 'sm_100a' (Blackwell, compute capability 10.0) is not supported yet: tilec's code generator targets sm_80, sm_86, sm_89, sm_90, sm_90a}}
+module attributes {tile.target = #tile.target<"sm_100a", ptx = 86>} {}
+
+// -----
+
 // expected-error @+1 {{PTX ISA 7.8 cannot target sm_90a (it needs at least 8.0)}}
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 78>} {}
 

@@ -93,3 +93,17 @@ TEST_CASE("fatal errors stop at once but keep their notes", "[diagnostics]") {
   CHECK(Diags.shouldStop());
   CHECK(Diags.getDiagnostics().size() == 2);
 }
+
+TEST_CASE("warnings print with their notes and are not errors",
+          "[diagnostics]") {
+  SourceFile File("a.tile", "x");
+  std::vector<std::string> Printed;
+  DiagnosticEngine Diags(
+      &File, [&](const std::string &Text) { Printed.push_back(Text); });
+  Diags.warning(File.getLoc(0), "odd");
+  Diags.note(SourceLoc(), "hint");
+  CHECK_FALSE(Diags.hasErrors());
+  REQUIRE(Printed.size() == 2);
+  CHECK(Printed[0] == "a.tile:1:1: warning: odd\nx\n^\n");
+  CHECK(Printed[1] == "tilec: note: hint\n");
+}

@@ -54,12 +54,16 @@ TEST_CASE("keywords, identifiers and punctuation", "[lexer]") {
 }
 
 TEST_CASE("two-character operators", "[lexer]") {
-  Lexed L = lex("-> == != <= >= && || < > = ! -");
+  Lexed L = lex("-> == != <= >= && || < > = ! - << >> >>= <<<");
   using K = TokenKind;
   std::vector<TokenKind> Expected = {
-      K::Arrow,  K::EqualEqual, K::BangEqual, K::LessEqual, K::GreaterEqual,
-      K::AmpAmp, K::PipePipe,   K::Less,      K::Greater,   K::Equal,
-      K::Bang,   K::Minus,      K::Eof};
+      K::Arrow,     K::EqualEqual,     K::BangEqual,
+      K::LessEqual, K::GreaterEqual,   K::AmpAmp,
+      K::PipePipe,  K::Less,           K::Greater,
+      K::Equal,     K::Bang,           K::Minus,
+      K::LessLess,  K::GreaterGreater, K::GreaterGreater,
+      K::Equal,     K::LessLess,       K::Less,
+      K::Eof};
   CHECK(kinds(L) == Expected);
 }
 

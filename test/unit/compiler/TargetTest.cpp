@@ -26,6 +26,24 @@ TEST_CASE("every architecture has its own row, found by its name", "[target]") {
   CHECK(lookupTarget("") == nullptr);
 }
 
+TEST_CASE("Blackwell architectures are known but not supported yet",
+          "[target]") {
+  for (const char *Name : {"sm_100", "sm_100a", "sm_100f", "sm_103a", "sm_110a",
+                           "sm_120", "sm_120a", "sm_121a"}) {
+    CHECK_FALSE(parseArch(Name));
+    CHECK(describeFutureArch(Name).find("is not supported yet") !=
+          std::string::npos);
+  }
+  CHECK(describeFutureArch("sm_100a") ==
+        "architecture 'sm_100a' (Blackwell, compute capability 10.0) is not "
+        "supported yet: tilec's code generator targets sm_80, sm_86, sm_89, "
+        "sm_90, sm_90a");
+  // Neither LLVM 22 nor ptxas 13 know these.
+  for (const char *Name :
+       {"sm_75", "sm_101", "sm_130", "sm_100b", "sm_90a", "", "a"})
+    CHECK(describeFutureArch(Name).empty());
+}
+
 TEST_CASE("capabilities follow the architectures", "[target]") {
   const TargetDescription &SM80 = getTargetDescription(Arch::SM80);
   const TargetDescription &SM90 = getTargetDescription(Arch::SM90);

@@ -174,6 +174,35 @@ def scalar_math(run):
             'R': elementwise(run, 'XY', rr)}
 
 
+# math-builtins.tile
+
+def more_math(run):
+    dtype = run.dtype('X')
+    r = rounding(dtype)
+    # f16/bf16 math is computed in f32 and rounded back.
+    inner = f32 if dtype in ('f16', 'bf16') else r
+
+    def fn(f, *args):
+        return r(inner(f(*args)))
+
+    def sigmoid(x):
+        if dtype in ('f16', 'bf16'):
+            return r(f32(1.0 / f32(1.0 + f32(math.exp(-x)))))
+        return r(1.0 / r(1.0 + r(math.exp(-x))))
+
+    def s(x):
+        return r(sigmoid(x) + r(fn(math.sin, x) * fn(math.cos, x)))
+
+    def p(x, y):
+        return r(fn(math.pow, r(abs(x) + 0.5), y) + 8.0)
+
+    def f(x, y):
+        # One rounding: a fused multiply-add (exact product, then the sum).
+        return fn(lambda a, b: a * b + 0.25, x, y)
+    return {'S': elementwise(run, 'X', s), 'P': elementwise(run, 'XY', p),
+            'F': elementwise(run, 'XY', f)}
+
+
 
 # rasterization.tile
 
@@ -194,3 +223,25 @@ def raster_order(run):
         y = index * panel + offset % rows
         order[y * n + x] = wrap('i32', start + launch)
     return {'Order': order, 'Counter': [wrap('i32', start + m * n)]}
+
+
+# shifts.tile
+
+def c_rem(a, b):
+    """C's integer remainder: the sign of the dividend."""
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def bits(run):
+    dtype = run.dtype('X')
+    r = rounding(dtype)
+
+    def y(x):
+        total = r(r(x << 3) + (x >> 2))
+        return r(r(total + 16) + c_rem(x, 7))
+
+    def z(x):
+        return x >> (c_rem(y(x), 4) + 4)
+    return {'Y': elementwise(run, 'X', y), 'Z': elementwise(run, 'X', z)}
+
