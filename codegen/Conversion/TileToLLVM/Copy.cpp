@@ -263,6 +263,12 @@ public:
   LogicalResult initialize();
   /// The element of register `reg`.
   RegisterElement lookup(int64_t reg);
+  /// True if every even register and the next one hold two consecutive
+  /// elements of a row (the (2t, 2t + 1) columns of the mma layouts; the
+  /// vectors of `#tile.flat<vec>` with vec >= 2), both held or neither.
+  bool pairsAreConsecutive() const {
+    return isMma || distribution.vec >= 2;
+  }
 
 private:
   Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
@@ -368,7 +374,10 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
 
 /// Emits the copy of a fragment into a global tensor region: every thread
 /// stores the elements it holds, converted to the tensor's element type,
-/// and drops those outside the tensor.
+/// and drops those outside the tensor. Two consecutive elements of a row
+/// held by a register pair are stored as one vector when both lie inside
+/// the tensor and the tensor's rows and the region's first column are
+/// even (so the pair is aligned to its size); element by element otherwise.
 LogicalResult emitFragmentToGlobal(KernelLowering &lowering, tile::CopyOp copy,
                                    Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
@@ -385,15 +394,26 @@ LogicalResult emitFragmentToGlobal(KernelLowering &lowering, tile::CopyOp copy,
   if (origin.size() < rank)
     return copy.emitOpError("copies a tile into a tensor of lower rank");
   int64_t registers = fragment->size;
-  for (int64_t reg = 0; reg < registers; ++reg) {
-    RegisterElement element = elements.lookup(reg);
-    // The tile is aligned to the tensor's trailing dims.
+  // The tile is aligned to the tensor's trailing dims.
+  auto tensorIndices = [&](const RegisterElement &element) {
     SmallVector<Value> indices = origin;
     for (size_t d = 0; d < rank; ++d) {
       size_t tensorDim = origin.size() - rank + d;
       indices[tensorDim] = arith::AddIOp::create(
           builder, loc, origin[tensorDim], element.coordinates[d]);
     }
+    return indices;
+  };
+  auto storedValue = [&](int64_t reg) {
+    return lowering.toStorage(
+        loc, convertFloat(builder, loc,
+                          lowering.loadFragmentRegister(loc, *fragment, reg),
+                          tensor->elementType));
+  };
+  // Stores register `reg` if its element lies inside the tensor.
+  auto storeGuarded = [&](int64_t reg) {
+    RegisterElement element = elements.lookup(reg);
+    SmallVector<Value> indices = tensorIndices(element);
     Value valid = lowering.inBounds(loc, *tensor, indices);
     if (element.valid)
       valid = arith::AndIOp::create(builder, loc, valid, element.valid);
@@ -401,11 +421,55 @@ LogicalResult emitFragmentToGlobal(KernelLowering &lowering, tile::CopyOp copy,
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    Value value = convertFloat(
-        builder, loc, lowering.loadFragmentRegister(loc, *fragment, reg),
-        tensor->elementType);
-    LLVM::StoreOp::create(builder, loc, lowering.toStorage(loc, value),
+    LLVM::StoreOp::create(builder, loc, storedValue(reg),
                           lowering.elementPointer(loc, *tensor, indices));
+  };
+
+  int64_t elementBytes = storageBytes(tensor->elementType);
+  bool pairs = elements.pairsAreConsecutive() && registers % 2 == 0 &&
+               tensorAlignment(cast<BlockArgument>(copy.getTarget())) >=
+                   2 * elementBytes;
+  if (!pairs) {
+    for (int64_t reg = 0; reg < registers; ++reg)
+      storeGuarded(reg);
+    return success();
+  }
+  // Pairs start at even columns of the tile: aligned when the tensor's rows
+  // and the region's first column are even.
+  auto isEven = [&](Value value) {
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(builder, loc, value,
+                              lowering.indexConstant(loc, 1)),
+        lowering.indexConstant(loc, 0));
+  };
+  Value aligned = arith::AndIOp::create(builder, loc,
+                                        isEven(tensor->dims.back()),
+                                        isEven(origin.back()));
+  Type pairType = VectorType::get({2}, tensor->storageType);
+  for (int64_t reg = 0; reg < registers; reg += 2) {
+    RegisterElement element = elements.lookup(reg);
+    SmallVector<Value> indices = tensorIndices(element);
+    Value whole = arith::AndIOp::create(
+        builder, loc, aligned,
+        lowering.inBounds(loc, *tensor, indices, /*lastIndexExtra=*/1));
+    if (element.valid)
+      whole = arith::AndIOp::create(builder, loc, whole, element.valid);
+    auto paths = scf::IfOp::create(builder, loc, whole,
+                                   /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+    Value pair = LLVM::PoisonOp::create(builder, loc, pairType);
+    for (int64_t half = 0; half < 2; ++half)
+      pair = LLVM::InsertElementOp::create(
+          builder, loc, pair, storedValue(reg + half),
+          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), half));
+    LLVM::StoreOp::create(builder, loc, pair,
+                          lowering.elementPointer(loc, *tensor, indices),
+                          /*alignment=*/2 * elementBytes);
+    builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+    storeGuarded(reg);
+    storeGuarded(reg + 1);
   }
   return success();
 }

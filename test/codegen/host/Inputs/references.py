@@ -131,6 +131,13 @@ def fragment_square(run):
                              lambda x: f16(f32(f32(x * x) - 1.0)))}
 
 
+# fragment-copy.tile
+
+def fragment_copy(run):
+    r = rounding(run.dtype('Y'))
+    return {'Y': elementwise(run, 'X', lambda x: r(f32(f32(x) * 2.0)))}
+
+
 # scalars.tile
 
 def affine(run):
