@@ -388,27 +388,11 @@ TEST_CASE("tensor_map parameters parse into the launch model", "[metadata]") {
   Ranks["params"][0]["shape"] = {2, 3, 4, 5, "N"};
   Ranks["params"].push_back(
       {{"kind", "scalar"}, {"name", "s"}, {"dtype", "f32"}});
-  Ranks["params"].push_back({{"kind", "tensor_map"},
-                             {"name", "A5"},
-                             {"tensor", "A"},
-                             {"box", {1, 2, 3, 4, 8}},
-                             {"swizzle", 32},
-                             {"l2_promotion", 64},
-                             {"oob_fill", "zero"}});
-  Ranks["params"].push_back({{"kind", "tensor_map"},
-                             {"name", "B1"},
-                             {"tensor", "B"},
-                             {"box", {4}},
-                             {"swizzle", 0},
-                             {"l2_promotion", 0},
-                             {"oob_fill", "nan"}});
-  Ranks["params"].push_back({{"kind", "tensor_map"},
-                             {"name", "B1_again"},
-                             {"tensor", "B"},
-                             {"box", {8}},
-                             {"swizzle", 32},
-                             {"l2_promotion", 0},
-                             {"oob_fill", "zero"}});
+  Ranks["params"].push_back(
+      tensorMapParam("A5", "A", {1, 2, 3, 4, 8}, 32, 64, "zero"));
+  Ranks["params"].push_back(tensorMapParam("B1", "B", {4}, 0, 0, "nan"));
+  Ranks["params"].push_back(
+      tensorMapParam("B1_again", "B", {8}, 32, 0, "zero"));
   KernelMetadata R = parseValid(Ranks);
   REQUIRE(R.TensorMaps.size() == 3);
   CHECK(R.TensorMaps[0].Box == std::vector<uint32_t>{1, 2, 3, 4, 8});

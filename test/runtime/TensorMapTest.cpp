@@ -89,20 +89,9 @@ TEST_CASE("tensor map arguments are reversed to innermost first",
 TEST_CASE("rank-1 and rank-5 tensor maps", "[tensormap]") {
   json Document = baseMetadata();
   Document["params"][0]["shape"] = {2, 3, 4, 5, "N"};
-  Document["params"].push_back({{"kind", "tensor_map"},
-                                {"name", "A5"},
-                                {"tensor", "A"},
-                                {"box", {1, 2, 3, 4, 8}},
-                                {"swizzle", 32},
-                                {"l2_promotion", 64},
-                                {"oob_fill", "zero"}});
-  Document["params"].push_back({{"kind", "tensor_map"},
-                                {"name", "B1"},
-                                {"tensor", "B"},
-                                {"box", {4}},
-                                {"swizzle", 0},
-                                {"l2_promotion", 0},
-                                {"oob_fill", "zero"}});
+  Document["params"].push_back(
+      tensorMapParam("A5", "A", {1, 2, 3, 4, 8}, 32, 64, "zero"));
+  Document["params"].push_back(tensorMapParam("B1", "B", {4}, 0, 0, "zero"));
   KernelMetadata M = parseValid(Document);
   BoundArgs Args;
   Args.Device = 0;

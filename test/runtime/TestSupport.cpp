@@ -85,32 +85,30 @@ json gemmLikeMetadata() {
   return Document;
 }
 
+json tensorMapParam(const std::string &name, const std::string &tensor,
+                    std::vector<int> box, int swizzle, int l2Promotion,
+                    const std::string &oobFill) {
+  return {{"kind", "tensor_map"}, {"name", name},
+          {"tensor", tensor},     {"box", box},
+          {"swizzle", swizzle},   {"l2_promotion", l2Promotion},
+          {"oob_fill", oobFill}};
+}
+
 json tmaGemmMetadata() {
   json Document = common();
   Document["schema"] = "tilec.kernel/1.1";
   Document["name"] = "gemm_tma";
   Document["entry"] = "gemm_tma";
   Document["constants"] = {{"dtype", "f16"}};
-  Document["params"] = {tensor("A", "f16", {"M", "K"}),
-                        tensor("B", "f16", {"K", "N"}),
-                        tensor("C", "f32", {"M", "N"}),
-                        {{"kind", "dim"}, {"name", "M"}, {"dtype", "i64"}},
-                        {{"kind", "dim"}, {"name", "K"}, {"dtype", "i64"}},
-                        {{"kind", "dim"}, {"name", "N"}, {"dtype", "i64"}},
-                        {{"kind", "tensor_map"},
-                         {"name", "A_map"},
-                         {"tensor", "A"},
-                         {"box", {128, 64}},
-                         {"swizzle", 128},
-                         {"l2_promotion", 128},
-                         {"oob_fill", "zero"}},
-                        {{"kind", "tensor_map"},
-                         {"name", "B_map"},
-                         {"tensor", "B"},
-                         {"box", {64, 64}},
-                         {"swizzle", 128},
-                         {"l2_promotion", 256},
-                         {"oob_fill", "nan"}}};
+  Document["params"] = {
+      tensor("A", "f16", {"M", "K"}),
+      tensor("B", "f16", {"K", "N"}),
+      tensor("C", "f32", {"M", "N"}),
+      {{"kind", "dim"}, {"name", "M"}, {"dtype", "i64"}},
+      {{"kind", "dim"}, {"name", "K"}, {"dtype", "i64"}},
+      {{"kind", "dim"}, {"name", "N"}, {"dtype", "i64"}},
+      tensorMapParam("A_map", "A", {128, 64}, 128, 128, "zero"),
+      tensorMapParam("B_map", "B", {64, 64}, 128, 256, "nan")};
   Document["launch"] = {{"grid", {"ceildiv(N, 128)", "ceildiv(M, 128)", "1"}},
                         {"block", {128, 1, 1}},
                         {"cluster", {1, 1, 1}},

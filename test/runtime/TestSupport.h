@@ -33,6 +33,12 @@ nlohmann::json gemmLikeMetadata();
 /// [64, 64], swizzle 128, L2 promotion 256, nan fill).
 nlohmann::json tmaGemmMetadata();
 
+/// A `tensor_map` param of the tensor param `tensor` (docs/metadata.md).
+nlohmann::json tensorMapParam(const std::string &name,
+                              const std::string &tensor, std::vector<int> box,
+                              int swizzle, int l2Promotion,
+                              const std::string &oobFill);
+
 /// Parses `document` (serialized) as metadata named "k.json".
 detail::Status parse(const nlohmann::json &document,
                      detail::KernelMetadata &out);
