@@ -15,7 +15,6 @@
 
 #include "passes/Layout/LayoutConstraints.h"
 #include "passes/Layout/LayoutRules.h"
-#include "passes/Layout/SharedLayoutChoice.h"
 
 #include "dialects/Tile/TileTarget.h"
 
@@ -72,30 +71,17 @@ chooseWarpGrid(tile::GemmPolicy policy, int64_t m, int64_t n, int64_t warps) {
   });
 }
 
-/// How a wgmma descriptor would describe `operand` (a shared tile of the
-/// GEMM) in the layout tile-infer-layouts will give it, or nullopt.
+/// How a wgmma descriptor describes `operand` (a shared tile of the GEMM,
+/// laid out by tile-infer-layouts before the rules run), or nullopt.
 std::optional<tile::WgmmaOperandLayout> describeOperand(Value operand,
                                                         bool contiguousIsK) {
   auto type = cast<tile::BufferType>(operand.getType());
-  if (type.getRank() != 2)
-    return std::nullopt;
   auto layout = dyn_cast_or_null<tile::SwizzledLayoutAttr>(type.getLayout());
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  if (!layout) {
-    if (type.getLayout())
-      return std::nullopt;
-    FailureOr<std::optional<tile::LayoutKind>> requested =
-        getRequestedLayout(operand);
-    if (failed(requested))
-      return std::nullopt;
-    layout = dyn_cast_or_null<tile::SwizzledLayoutAttr>(
-        static_cast<Attribute>(chooseSharedLayout(
-            operand.getContext(), type.getShape(), bits, *requested)));
-  }
-  if (!layout)
+  if (type.getRank() != 2 || !layout)
     return std::nullopt;
-  return layout.describeForWgmma(type.getDimSize(0), type.getDimSize(1),
-                                 bits / 8, contiguousIsK);
+  return layout.describeForWgmma(
+      type.getDimSize(0), type.getDimSize(1),
+      type.getElementType().getIntOrFloatBitWidth() / 8, contiguousIsK);
 }
 
 /// Returns the warpgroup grid of the wgmma path for `gemm` with an `m x n`

@@ -64,14 +64,16 @@ struct InferLayouts : public tilec::impl::TileInferLayoutsBase<InferLayouts> {
   }
 
   void runOnOperation() override {
+    // Shared tiles first: the GEMM rule chooses its instruction by how they
+    // are laid out.
+    if (mlir::failed(layOutSharedTiles()))
+      return signalPassFailure();
     LayoutConstraints constraints;
     bool failed = false;
     getOperation().walk([&](LayoutRuleOpInterface rule) {
       failed |= mlir::failed(rule.addLayoutConstraints(constraints));
     });
     if (failed)
-      return signalPassFailure();
-    if (mlir::failed(layOutSharedTiles()))
       return signalPassFailure();
     auto layouts = constraints.solve(&getContext());
     if (mlir::failed(layouts))

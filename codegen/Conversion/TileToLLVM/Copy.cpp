@@ -266,9 +266,7 @@ public:
   /// True if every even register and the next one hold two consecutive
   /// elements of a row (the (2t, 2t + 1) columns of the mma layouts; the
   /// vectors of `#tile.flat<vec>` with vec >= 2), both held or neither.
-  bool pairsAreConsecutive() const {
-    return isMma || distribution.vec >= 2;
-  }
+  bool pairsAreConsecutive() const { return isMma || distribution.vec >= 2; }
 
 private:
   Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
@@ -296,22 +294,10 @@ LogicalResult FragmentElements::initialize() {
       return failure();
     isMma = true;
     tiling = *found;
-    Value warp = arith::DivUIOp::create(builder, loc, thread, constant(32));
     Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
     // Register 0 of a lane is at (rowOrigin(warpRow) + g,
     // warpColumn*WTN + 2t) (MmaTiling::coordinates).
-    Value warpRow, warpColumn;
-    if (tiling.warpgroup) {
-      warpRow =
-          arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsM));
-      warpColumn =
-          arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsM));
-    } else {
-      warpRow =
-          arith::DivUIOp::create(builder, loc, warp, constant(tiling.warpsN));
-      warpColumn =
-          arith::RemUIOp::create(builder, loc, warp, constant(tiling.warpsN));
-    }
+    auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, tiling);
     rowBase = arith::AddIOp::create(
         builder, loc,
         arith::MulIOp::create(builder, loc, warpRow,
@@ -443,9 +429,8 @@ LogicalResult emitFragmentToGlobal(KernelLowering &lowering, tile::CopyOp copy,
                               lowering.indexConstant(loc, 1)),
         lowering.indexConstant(loc, 0));
   };
-  Value aligned = arith::AndIOp::create(builder, loc,
-                                        isEven(tensor->dims.back()),
-                                        isEven(origin.back()));
+  Value aligned = arith::AndIOp::create(
+      builder, loc, isEven(tensor->dims.back()), isEven(origin.back()));
   Type pairType = VectorType::get({2}, tensor->storageType);
   for (int64_t reg = 0; reg < registers; reg += 2) {
     RegisterElement element = elements.lookup(reg);

@@ -43,6 +43,21 @@ KernelLowering::KernelLowering(tile::KernelOp kernel,
   });
 }
 
+std::pair<Value, Value>
+KernelLowering::warpGridPosition(Location loc, const tile::MmaTiling &tiling) {
+  Value warp =
+      arith::DivUIOp::create(builder, loc, threadIndex, indexConstant(loc, 32));
+  // Warpgroup order numbers warps down the grid's columns.
+  int64_t minor = tiling.warpgroup ? tiling.warpsM : tiling.warpsN;
+  Value quotient =
+      arith::DivUIOp::create(builder, loc, warp, indexConstant(loc, minor));
+  Value remainder =
+      arith::RemUIOp::create(builder, loc, warp, indexConstant(loc, minor));
+  if (tiling.warpgroup)
+    return {remainder, quotient};
+  return {quotient, remainder};
+}
+
 //===----------------------------------------------------------------------===//
 // Setup
 //===----------------------------------------------------------------------===//

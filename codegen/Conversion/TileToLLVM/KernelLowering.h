@@ -102,6 +102,10 @@ public:
   bool usesWgmma() const { return wgmma; }
   /// The thread's index in its block, as an `index`.
   mlir::Value getThreadIndex() const { return threadIndex; }
+  /// The row and column, in the warp grid of `tiling`, of the thread's warp
+  /// (MmaTiling::warpRow and warpColumn, as `index` values).
+  std::pair<mlir::Value, mlir::Value>
+  warpGridPosition(mlir::Location loc, const mlir::tile::MmaTiling &tiling);
   /// The global tensor `buffer` is, or null.
   const Tensor *findTensor(mlir::Value buffer) const;
   /// The per-thread storage of `buffer`, or null.

@@ -168,14 +168,10 @@ LogicalResult MmaSyncLowering::emit() {
            << cType.getDimSize(1) << "] tile over " << lowering.getThreads()
            << " threads";
 
-  Value warp = arith::DivUIOp::create(builder, loc, lowering.getThreadIndex(),
-                                      constant(32));
+  std::tie(position.warpRow, position.warpColumn) =
+      lowering.warpGridPosition(loc, *tiling);
   position.lane = arith::RemUIOp::create(
       builder, loc, lowering.getThreadIndex(), constant(32));
-  position.warpRow =
-      arith::DivUIOp::create(builder, loc, warp, constant(tiling->warpsN));
-  position.warpColumn =
-      arith::RemUIOp::create(builder, loc, warp, constant(tiling->warpsN));
   Value warpRowBase = mul(position.warpRow, tiling->warpTileM);
   Value warpColumnBase = mul(position.warpColumn, tiling->warpTileN);
 

@@ -164,12 +164,7 @@ LogicalResult WgmmaLowering::emit() {
     return failure();
 
   // The warpgroup's first row and column (MmaTiling, warpgroup order).
-  Value warp = arith::DivUIOp::create(builder, loc, lowering.getThreadIndex(),
-                                      constant(32));
-  Value warpRow =
-      arith::RemUIOp::create(builder, loc, warp, constant(tiling->warpsM));
-  Value warpColumn =
-      arith::DivUIOp::create(builder, loc, warp, constant(tiling->warpsM));
+  auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, *tiling);
   Value groupRowBase = arith::MulIOp::create(
       builder, loc, arith::DivUIOp::create(builder, loc, warpRow, constant(4)),
       constant(64));
