@@ -32,6 +32,7 @@ void tilec::populateTileGPUPipeline(OpPassManager &pm,
   kernels.addPass(createTileCheckCodegenSupport());
   kernels.addPass(createTileInferLayouts());
   kernels.addPass(createTilePipelineLoops());
+  kernels.addPass(createTilePlanReductions());
   kernels.addPass(createTileAllocateSharedMemory());
 }
 

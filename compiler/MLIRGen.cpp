@@ -343,7 +343,8 @@ void Generator::genCallStmt(const CallStmt &S) {
         : Id == Builtin::ReduceAbsSum ? mlir::tile::ReduceKind::AbsSum
                                       : mlir::tile::ReduceKind::AbsMax;
     mlir::tile::ReduceOp::create(B, L, buffer(*Call.Args[0]),
-                                 buffer(*Call.Args[1]), Kind,
+                                 buffer(*Call.Args[1]), /*scratch=*/nullptr,
+                                 Kind,
                                  static_cast<uint64_t>(O.Dim), O.Clear);
     return;
   }

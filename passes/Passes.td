@@ -43,8 +43,15 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
     emitted once per element of the vector, stays short (its estimated cost
     times `vec` at most 4096); loops that write per-thread `local` buffers use
     `vec = 1` because their iterations must not interleave. Loops sharing a
-    fragment get the smallest `vec` among them. Fragments accessed other than
-    by the induction variables of a loop over their shape are errors.
+    fragment get the smallest `vec` among them. A fragment accessed other
+    than by the induction variables of a loop over its shape (a broadcast
+    `m[i]` in a loop over `[i, j]`, a constant index `mx[0]`) and a
+    reduction's fragment target are `#tile.replicated`: every thread holds
+    the whole tile (ReduceRule.cpp). A fragment copied into another shares
+    its layout; one copied from or to memory prefers `#tile.flat` with
+    16-byte vectors of the memory operand (CopyRule.cpp). An instruction's
+    layout (a GEMM accumulator's `#tile.mma`) and `#tile.replicated` win over
+    `#tile.flat`; a class that needs two of them is an error.
 
     Every shared tile gets the shared layout that makes 16-byte writes
     (cp.async) and ldmatrix reads bank-conflict free
@@ -52,6 +59,23 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
     rows of whole 16-byte chunks), or the family the user asked for with
     `annotate_layout`.
   }];
+}
+
+def TilePlanReductions : Pass<"tile-plan-reductions", "::mlir::tile::KernelOp"> {
+  let summary = "Gives every reduction that exchanges partial results its "
+                "shared scratch tile";
+  let description = [{
+    Plans every `tile.reduce` of the kernel (passes/Analysis/ReductionPlan.h:
+    per thread, in registers with warp shuffles, or through shared memory)
+    and, for a plan that exchanges partial results between warps or stages
+    the source, allocates a rank-1 `tile.alloc_shared` of the plan's
+    accumulator type at the start of the launch body and makes it the
+    reduction's `scratch` operand. Runs after `tile-infer-layouts` (the plan
+    depends on the source's layout) and before
+    `tile-allocate-shared-memory`, which places the scratch tiles (a scratch
+    tile is live only around its reduction, so reductions share bytes).
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
 def TileAllocateSharedMemory

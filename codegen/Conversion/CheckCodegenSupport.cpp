@@ -9,7 +9,6 @@
 #include "codegen/Conversion/TileToLLVM/Lowerings.h"
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/TileTarget.h"
-#include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -39,12 +38,11 @@ bool isSupportedElementType(Type type) {
 }
 
 /// False for an access of a fragment that is not inside a `tile.parallel`
-/// loop or does not index the fragment like the loop distributes it (a
-/// broadcast `m[0]`, a transpose, a loop of another shape).
+/// loop (one indexed otherwise than the loop distributes it, such as a
+/// broadcast `m[0]`, is replicated by tile-infer-layouts).
 bool isLowerableFragmentAccess(tile::AccessOpInterface access) {
   auto loop = access->getParentOfType<tile::ParallelOp>();
-  return loop && !loop->getParentOfType<tile::ParallelOp>() &&
-         tilec::isDistributedFragmentAccess(access, loop);
+  return loop && !loop->getParentOfType<tile::ParallelOp>();
 }
 
 struct CheckCodegenSupport
@@ -84,10 +82,9 @@ struct CheckCodegenSupport
       if (type && type.isFragment() && !isLowerableFragmentAccess(access)) {
         unsupported(op->getLoc(), [&](InFlightDiagnostic &diag) {
           diag << "'" << op->getName()
-               << "' of a fragment not indexed by the induction variables of "
-                  "a 'tile.parallel' loop over its shape [";
+               << "' of a fragment outside a 'tile.parallel' loop (shape [";
           llvm::interleaveComma(type.getShape(), diag);
-          diag << "]";
+          diag << "])";
         });
       }
       for (Type type : op->getResultTypes()) {

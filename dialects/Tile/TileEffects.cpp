@@ -76,4 +76,8 @@ void ReduceOp::getEffects(EffectList &effects) {
   if (!getClear())
     addRead(effects, getTargetMutable());
   addWrite(effects, getTargetMutable());
+  for (OpOperand &scratch : getScratchMutable()) {
+    addRead(effects, scratch);
+    addWrite(effects, scratch);
+  }
 }

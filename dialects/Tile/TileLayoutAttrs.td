@@ -89,6 +89,22 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
   }];
 }
 
+def Tile_ReplicatedLayoutAttr : AttrDef<Tile_Dialect, "ReplicatedLayout",
+    [DeclareAttrInterfaceMethods<Tile_DistributedLayoutAttrInterface>]> {
+  let mnemonic = "replicated";
+  let summary = "every thread holds the whole tile";
+  let description = [{
+    `#tile.replicated` gives every thread of the block its own copy of the
+    whole tile: register `r` of every thread holds the element whose
+    row-major index is `r`. It is the layout of small fragments that every
+    thread reads at any index, such as a reduction's result (`m[0]` in a
+    loop over the row being normalized): the threads keep their copies
+    equal by computing the same values. A `tile.parallel` loop in this
+    layout runs every iteration in every thread, and an element it stores
+    into shared or global memory is stored by one thread only.
+  }];
+}
+
 def Tile_SwizzledLayoutAttr : AttrDef<Tile_Dialect, "SwizzledLayout",
     [DeclareAttrInterfaceMethods<Tile_SharedLayoutAttrInterface>]> {
   let mnemonic = "swizzled";

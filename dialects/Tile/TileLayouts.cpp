@@ -62,6 +62,17 @@ Value emitRow(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
   return row;
 }
 
+/// The coordinates (outermost first) of the element at row-major index
+/// `flat` of a tile of `shape`.
+SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coordinates(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    coordinates[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return coordinates;
+}
+
 /// Emits `row * stride + column` on `index` values.
 Value emitRowMajor(OpBuilder &builder, Location loc, Value row, int64_t stride,
                    Value column) {
@@ -99,13 +110,7 @@ FlatLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
   int64_t flat = distribution.flatElement(thread, reg);
   if (flat < 0)
     return std::nullopt;
-  // Row-major delinearization.
-  SmallVector<int64_t> coordinates(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    coordinates[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return coordinates;
+  return delinearize(flat, shape);
 }
 
 LogicalResult
@@ -145,6 +150,24 @@ MmaLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
     return std::nullopt;
   auto [row, column] = tiling->coordinates(thread / 32, thread % 32, reg);
   return SmallVector<int64_t>{row, column};
+}
+
+//===----------------------------------------------------------------------===//
+// ReplicatedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+int64_t ReplicatedLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape,
+                                                   int64_t threads) const {
+  return getNumElements(shape);
+}
+
+std::optional<SmallVector<int64_t>> ReplicatedLayoutAttr::getElementCoordinates(
+    ArrayRef<int64_t> shape, int64_t threads, int64_t thread,
+    int64_t reg) const {
+  if (thread < 0 || thread >= threads || reg < 0 ||
+      reg >= getNumElements(shape))
+    return std::nullopt;
+  return delinearize(reg, shape);
 }
 
 //===----------------------------------------------------------------------===//

@@ -517,6 +517,11 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("source element type ")
            << source.getElementType() << " and target element type "
            << target.getElementType() << " must both be float or integer";
+  if (Value scratch = getScratch()) {
+    BufferType scratchType = bufferType(scratch);
+    if (!scratchType.isShared() || scratchType.getRank() != 1)
+      return emitOpError("scratch must be a rank-1 shared tile");
+  }
   return success();
 }
 

@@ -274,12 +274,19 @@ def Tile_ReduceOp : Tile_Op<"reduce", [
     The target's shape is the source's with `dim` removed (or set to 1; a
     rank-1 source reduces into a [1] tile). With `clear = false` the result is
     combined with the target's previous contents.
+
+    `scratch`, added by `tile-plan-reductions`, is the rank-1 shared tile
+    where the block's threads exchange partial results (see
+    passes/Analysis/ReductionPlan.h); a reduction that needs no exchange has
+    none.
   }];
   let arguments = (ins Tile_Buffer:$source, Tile_Buffer:$target,
+                       Optional<Tile_Buffer>:$scratch,
                        Tile_ReduceKindAttr:$kind, I64Attr:$dim,
                        DefaultValuedAttr<BoolAttr, "true">:$clear);
   let assemblyFormat = [{
-    $source `,` $target attr-dict `:` qualified(type($source)) `,` qualified(type($target))
+    $source `,` $target (`scratch` `(` $scratch^ `:` qualified(type($scratch)) `)`)?
+    attr-dict `:` qualified(type($source)) `,` qualified(type($target))
   }];
   let hasVerifier = 1;
 }

@@ -5,9 +5,10 @@
 // 16-byte vector among its contiguous global accesses, shrunk until it
 // divides the innermost extent and the body, emitted once per vector lane,
 // stays short; loops that write per-thread `local` buffers use `vec = 1`
-// because their iterations must not interleave. A loop must index the
-// fragments it accesses with its induction variables over the fragment's
-// shape, and fragments may be accessed only inside parallel loops.
+// because their iterations must not interleave. A fragment that a loop
+// indexes with its induction variables over the fragment's shape shares the
+// loop's layout; one indexed otherwise is `#tile.replicated`. Fragments may
+// be accessed only inside parallel loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,19 +22,11 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
-#include <string>
 
 using namespace mlir;
 using namespace tilec;
 
 namespace {
-
-std::string formatShape(ArrayRef<int64_t> shape) {
-  std::string text = "[";
-  for (auto [i, extent] : llvm::enumerate(shape))
-    text += (i ? ", " : "") + std::to_string(extent);
-  return text + "]";
-}
 
 /// True if `loop`'s body writes a per-thread (`local`) buffer: its
 /// iterations then must run one after the other in every thread.
@@ -86,26 +79,34 @@ struct ParallelLayoutRule
     constraints.addHolder(
         loop, tile::FlatLayoutAttr::get(loop.getContext(),
                                         preferredVectorWidth(loop)));
-    WalkResult result = loop.getBody().walk([&](tile::AccessOpInterface
-                                                    access) {
-      auto type = cast<tile::BufferType>(access.getBuffer().getType());
-      if (!type.isFragment())
-        return WalkResult::advance();
-      Operation *alloc =
-          access.getBuffer().getDefiningOp<tile::AllocFragmentOp>();
-      if (!alloc || !isDistributedFragmentAccess(access, loop)) {
-        access->emitOpError(
-            "of a fragment must be indexed by the induction variables of its "
-            "'tile.parallel' loop, whose extents must equal the fragment's "
-            "shape ")
-            << formatShape(type.getShape())
-            << " (other fragment access patterns are not supported by the "
-               "code generator yet)";
-        return WalkResult::interrupt();
-      }
-      constraints.unify(loop, alloc);
-      return WalkResult::advance();
-    });
+    WalkResult result =
+        loop.getBody().walk([&](tile::AccessOpInterface access) {
+          auto type = cast<tile::BufferType>(access.getBuffer().getType());
+          if (!type.isFragment())
+            return WalkResult::advance();
+          Operation *alloc =
+              access.getBuffer().getDefiningOp<tile::AllocFragmentOp>();
+          if (!alloc) {
+            access->emitOpError("of a fragment that is not a "
+                                "'tile.alloc_fragment' is not supported by the "
+                                "code generator");
+            return WalkResult::interrupt();
+          }
+          if (isDistributedFragmentAccess(access, loop)) {
+            constraints.unify(loop, alloc);
+            return WalkResult::advance();
+          }
+          // A fragment read at other indices than the loop's (a broadcast m[i]
+          // in a loop over [i, j], a constant index, a transpose) is held whole
+          // by every thread. Written so, every thread must run every iteration
+          // to keep its copy whole: the loop is replicated too.
+          constraints.addHolder(
+              alloc, tile::ReplicatedLayoutAttr::get(loop.getContext()),
+              access);
+          if (access.isWrite())
+            constraints.unify(loop, alloc);
+          return WalkResult::advance();
+        });
     return failure(result.wasInterrupted());
   }
 };

@@ -155,8 +155,10 @@ struct GemmLayoutRule
     if (std::optional<std::pair<int64_t, int64_t>> groups =
             chooseWarpgroupGrid(gemm, m, n, threads)) {
       constraints.addHolder(
-          alloc, tile::MmaLayoutAttr::get(gemm.getContext(), 4 * groups->first,
-                                          groups->second, /*warpgroup=*/true));
+          alloc,
+          tile::MmaLayoutAttr::get(gemm.getContext(), 4 * groups->first,
+                                   groups->second, /*warpgroup=*/true),
+          gemm);
       return success();
     }
     std::optional<std::pair<int64_t, int64_t>> grid =
@@ -169,7 +171,8 @@ struct GemmLayoutRule
              << "' into 16 x 8 mma.sync tiles";
     constraints.addHolder(
         alloc,
-        tile::MmaLayoutAttr::get(gemm.getContext(), grid->first, grid->second));
+        tile::MmaLayoutAttr::get(gemm.getContext(), grid->first, grid->second),
+        gemm);
     return success();
   }
 };

@@ -22,6 +22,8 @@ using namespace tilec;
 void tilec::registerLayoutRules(DialectRegistry &registry) {
   registerElementwiseLayoutRules(registry);
   registerGemmLayoutRules(registry);
+  registerReduceLayoutRules(registry);
+  registerCopyLayoutRules(registry);
 }
 
 namespace {

@@ -8,11 +8,12 @@ using namespace tilec;
 #include "passes/Layout/LayoutRuleInterface.cpp.inc"
 
 void LayoutConstraints::addHolder(
-    Operation *holder, tile::DistributedLayoutAttrInterface preferred) {
+    Operation *holder, tile::DistributedLayoutAttrInterface preferred,
+    Operation *requester) {
   classes.insert(holder);
-  auto [entry, inserted] = holders.insert({holder, preferred});
-  if (!inserted && preferred)
-    entry->second = preferred;
+  auto &preferences = holders[holder];
+  if (preferred)
+    preferences.push_back({preferred, requester ? requester : holder});
 }
 
 void LayoutConstraints::unify(Operation *a, Operation *b) {
@@ -46,33 +47,33 @@ combine(tile::DistributedLayoutAttrInterface a,
 
 FailureOr<llvm::MapVector<Operation *, tile::DistributedLayoutAttrInterface>>
 LayoutConstraints::solve(MLIRContext *context) const {
-  llvm::DenseMap<Operation *, tile::DistributedLayoutAttrInterface> chosen;
-  for (auto [holder, preferred] : holders) {
-    Operation *leader = classes.getLeaderValue(holder);
-    auto [entry, inserted] = chosen.insert({leader, preferred});
-    if (inserted)
-      continue;
-    tile::DistributedLayoutAttrInterface combined =
-        combine(entry->second, preferred);
-    if (!combined) {
-      InFlightDiagnostic diag =
-          holder->emitOpError("needs the layout ")
-          << preferred << ", which conflicts with the layout " << entry->second
-          << " that other ops sharing its fragments need";
-      for (auto member = classes.findLeader(holder);
-           member != classes.member_end(); ++member)
-        if (*member != holder)
-          diag.attachNote((*member)->getLoc()) << "shares a layout with this";
-      return failure();
+  // Per class: the combined layout and the use whose preference it is.
+  llvm::DenseMap<Operation *, Preference> chosen;
+  for (auto &[holder, preferences] : holders) {
+    Preference &entry = chosen[classes.getLeaderValue(holder)];
+    for (const Preference &preferred : preferences) {
+      tile::DistributedLayoutAttrInterface combined =
+          combine(entry.layout, preferred.layout);
+      if (!combined) {
+        InFlightDiagnostic diag =
+            preferred.requester->emitOpError("needs the layout ")
+            << preferred.layout << " for a fragment, which conflicts with the "
+            << "layout " << entry.layout << " that another use needs";
+        diag.attachNote(entry.requester->getLoc())
+            << "the layout " << entry.layout << " is needed here";
+        return failure();
+      }
+      if (combined != entry.layout)
+        entry = {combined, combined == preferred.layout ? preferred.requester
+                                                        : entry.requester};
     }
-    entry->second = combined;
   }
 
   auto scalar = tile::FlatLayoutAttr::get(context, 1);
   llvm::MapVector<Operation *, tile::DistributedLayoutAttrInterface> result;
-  for (auto [holder, preferred] : holders) {
+  for (Operation *holder : llvm::make_first_range(holders)) {
     tile::DistributedLayoutAttrInterface layout =
-        chosen.lookup(classes.getLeaderValue(holder));
+        chosen.lookup(classes.getLeaderValue(holder)).layout;
     result[holder] = layout ? layout : scalar;
   }
   return result;

@@ -21,10 +21,12 @@ namespace tilec {
 /// Holders, their preferred layouts and the classes that share a layout.
 class LayoutConstraints {
 public:
-  /// Declares `holder` (an op that gets a layout), optionally with the
-  /// layout it would prefer on its own.
+  /// Declares `holder` (an op that gets a layout), optionally with a layout
+  /// that one of its uses, `requester` (by default `holder`), would prefer;
+  /// a holder may be declared several times.
   void addHolder(mlir::Operation *holder,
-                 mlir::tile::DistributedLayoutAttrInterface preferred = {});
+                 mlir::tile::DistributedLayoutAttrInterface preferred = {},
+                 mlir::Operation *requester = nullptr);
 
   /// Requires the holders `a` and `b` to get the same layout.
   void unify(mlir::Operation *a, mlir::Operation *b);
@@ -41,9 +43,12 @@ public:
 
 private:
   llvm::EquivalenceClasses<mlir::Operation *> classes;
-  /// Every holder in declaration order, with its preference (may be null).
-  llvm::MapVector<mlir::Operation *, mlir::tile::DistributedLayoutAttrInterface>
-      holders;
+  /// Every holder in declaration order, with the layouts its uses prefer.
+  struct Preference {
+    mlir::tile::DistributedLayoutAttrInterface layout;
+    mlir::Operation *requester;
+  };
+  llvm::MapVector<mlir::Operation *, llvm::SmallVector<Preference, 1>> holders;
 };
 
 } // namespace tilec

@@ -23,6 +23,13 @@ void registerElementwiseLayoutRules(mlir::DialectRegistry &registry);
 /// `#tile.mma` layout (GemmRule.cpp).
 void registerGemmLayoutRules(mlir::DialectRegistry &registry);
 
+/// Attaches the rule of `tile.reduce`: its fragment target is replicated
+/// (ReduceRule.cpp).
+void registerReduceLayoutRules(mlir::DialectRegistry &registry);
+
+/// Attaches the rule of `tile.copy` with fragment operands (CopyRule.cpp).
+void registerCopyLayoutRules(mlir::DialectRegistry &registry);
+
 /// Attaches every op family's layout rule.
 void registerLayoutRules(mlir::DialectRegistry &registry);
 

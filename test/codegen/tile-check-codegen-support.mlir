@@ -19,7 +19,7 @@ tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape
       tile.copy %A[%c0, %c0], %A_s[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
       tile.gemm %A_s, %B_s, %C : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     }
-    // expected-error @below {{'tile.reduce' is not supported by the sm_80 code generator yet}}
+    // A reduction is supported.
     tile.reduce %C, %R {kind = #tile.reduce_kind<max>, dim = 1 : i64} : !tile.buffer<128x128xf32, fragment>, !tile.buffer<128xf32, fragment>
     // expected-error @below {{'tile.print' is not supported by the sm_80 code generator yet}}
     tile.print "done"
@@ -54,7 +54,8 @@ tile.kernel @fp8(%A: !tile.buffer<?xf8E4M3FN, global> {tile.name = "A", tile.sha
 
 // -----
 
-// Fragments are accessed only as their parallel loops distribute them.
+// Fragments are accessed only inside parallel loops (at any index: those
+// not indexed as a loop distributes them are replicated).
 tile.kernel @fragments(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
                        %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(32) as (%bx) {
@@ -63,15 +64,9 @@ tile.kernel @fragments(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.sh
     tile.parallel (%i) in [64] {
       %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
       tile.store %x, %F[%i] : !tile.buffer<64xf32, fragment>
-      // expected-error @below {{'tile.load' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
       %y = tile.load %F[%c0] : !tile.buffer<64xf32, fragment>
     }
-    tile.parallel (%i) in [32] {
-      %x = tile.load %A[%i] : !tile.buffer<?xf32, global>
-      // expected-error @below {{'tile.store' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
-      tile.store %x, %F[%i] : !tile.buffer<64xf32, fragment>
-    }
-    // expected-error @below {{'tile.load' of a fragment not indexed by the induction variables of a 'tile.parallel' loop over its shape [64] is not supported by the sm_80 code generator yet}}
+    // expected-error @below {{'tile.load' of a fragment outside a 'tile.parallel' loop (shape [64]) is not supported by the sm_80 code generator yet}}
     %z = tile.load %F[%c0] : !tile.buffer<64xf32, fragment>
   }
 }

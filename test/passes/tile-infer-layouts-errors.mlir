@@ -11,27 +11,17 @@ tile.kernel @fragment_outside_parallel(%A: !tile.buffer<?xf32, global> {tile.nam
 
 // -----
 
-tile.kernel @fragment_broadcast(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+tile.kernel @accumulator_broadcast(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
-    %F = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment>
-    %m = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
-    tile.parallel (%i, %j) in [128, 64] {
-      // expected-error @below {{'tile.load' op of a fragment must be indexed by the induction variables of its 'tile.parallel' loop, whose extents must equal the fragment's shape [128] (other fragment access patterns are not supported by the code generator yet)}}
-      %x = tile.load %m[%i] : !tile.buffer<128xf32, fragment>
-      tile.store %x, %F[%i, %j] : !tile.buffer<128x64xf32, fragment>
-    }
-  }
-}
-
-// -----
-
-tile.kernel @fragment_transposed(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
-  tile.launch grid(%N) threads(128) as (%bx) {
-    %F = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-    %z = arith.constant 0.0 : f32
-    tile.parallel (%i, %j) in [64, 64] {
-      // expected-error @below {{'tile.store' op of a fragment must be indexed by the induction variables of its 'tile.parallel' loop}}
-      tile.store %z, %F[%j, %i] : !tile.buffer<64x64xf32, fragment>
+    %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-note @below {{the layout #tile.mma<warps_m = 2, warps_n = 2> is needed here}}
+    tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    tile.parallel (%i) in [64] {
+      // expected-error @below {{'tile.load' op needs the layout #tile.replicated for a fragment, which conflicts with the layout #tile.mma<warps_m = 2, warps_n = 2> that another use needs}}
+      %x = tile.load %c[%i, %i] : !tile.buffer<64x64xf32, fragment>
+      tile.store %x, %A[%i] : !tile.buffer<?xf32, global>
     }
   }
 }

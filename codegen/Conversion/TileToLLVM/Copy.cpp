@@ -10,17 +10,18 @@
 //   overwrites a tile another thread still reads. An `async` copy (made by
 //   tile-pipeline-loops) only starts its chunks: the pipeline's
 //   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
-// * fragment (`#tile.mma` or `#tile.flat`) -> global: every thread stores
-//   the elements it holds, converted to the tensor's element type, dropping
-//   those outside the tensor.
+// * fragment <-> global, shared or fragment: every thread moves the
+//   elements its registers hold (FragmentCopy below).
 //
-// Other copies are not supported yet (`tile-check-codegen-support` reports
-// them).
+// Other copies (global <-> local, shared <-> shared, into rank-1 shared
+// tiles from global) are not supported yet (`tile-check-codegen-support`
+// reports them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
 
+#include "codegen/Conversion/TileToLLVM/FragmentElements.h"
 #include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,28 +46,6 @@ bool isGlobalToShared(tile::CopyOp copy) {
   tile::BufferType target = bufferType(copy.getTarget());
   return source.isGlobal() && target.isShared() && target.getRank() == 2 &&
          copy.getTargetIndices().empty();
-}
-
-/// True for a whole fragment copied into a global tensor region.
-bool isFragmentToGlobal(tile::CopyOp copy) {
-  tile::BufferType source = bufferType(copy.getSource());
-  tile::BufferType target = bufferType(copy.getTarget());
-  return source.isFragment() && target.isGlobal() && source.getRank() >= 1 &&
-         copy.getSourceIndices().empty();
-}
-
-/// Converts the float `value` to the float type `type`.
-Value convertFloat(OpBuilder &builder, Location loc, Value value, Type type) {
-  Type from = value.getType();
-  unsigned fromBits = from.getIntOrFloatBitWidth();
-  unsigned toBits = type.getIntOrFloatBitWidth();
-  if (from == type)
-    return value;
-  if (fromBits < toBits)
-    return arith::ExtFOp::create(builder, loc, type, value);
-  if (fromBits == toBits) // f16 <-> bf16, through f32.
-    value = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
-  return arith::TruncFOp::create(builder, loc, type, value);
 }
 
 /// Emits the copy of a global tensor region into a shared tile.
@@ -244,219 +223,307 @@ LogicalResult GlobalToSharedCopy::emit() {
   return success();
 }
 
-/// The coordinates in its tile of the element a register of a fragment
-/// holds, and whether it holds one (null: always).
-struct RegisterElement {
-  SmallVector<Value> coordinates;
-  Value valid;
-};
+/// True for a copy between a whole fragment and a global tensor region, a
+/// shared tile (region) or another fragment of its shape; the element types
+/// are equal or both float.
+bool isFragmentCopy(tile::CopyOp copy) {
+  tile::BufferType source = bufferType(copy.getSource());
+  tile::BufferType target = bufferType(copy.getTarget());
+  if ((source.isFragment() && !copy.getSourceIndices().empty()) ||
+      (target.isFragment() && !copy.getTargetIndices().empty()))
+    return false;
+  tile::BufferType other = source.isFragment() ? target : source;
+  if (!source.isFragment() && !target.isFragment())
+    return false;
+  if (other.isLocal())
+    return false;
+  if (source.isFragment() && target.isFragment() &&
+      source.getShape() != target.getShape())
+    return false;
+  return source.getElementType() == target.getElementType() ||
+         (isa<FloatType>(source.getElementType()) &&
+          isa<FloatType>(target.getElementType()));
+}
 
-/// Computes, as IR, which element each register of a fragment holds.
-class FragmentElements {
+/// Emits a copy between a fragment and a global tensor region, a shared tile
+/// or another fragment: every thread moves the elements its registers hold
+/// (FragmentElements), converting them. On the global side, out-of-bounds
+/// reads give 0 and writes are dropped; `chunk` consecutive elements of a
+/// row that a thread holds in consecutive registers (the vectors of
+/// `#tile.flat<vec>`, the pairs of `#tile.mma`) move as one vector of up to
+/// 16 bytes when all of them lie in the tensor and the tensor's rows and the
+/// region's first column are multiples of the chunk (so it is aligned to its
+/// size), element by element otherwise. An element of a `#tile.replicated`
+/// fragment is written to memory by one thread. A shared tile written is
+/// fenced by barriers on both sides, as the other copies into shared memory.
+class FragmentCopy {
 public:
-  FragmentElements(KernelLowering &lowering, Location loc,
-                   tile::BufferType type)
-      : lowering(lowering), builder(lowering.getBuilder()), loc(loc),
-        shape(type.getShape()), layout(type.getLayout()) {}
+  FragmentCopy(KernelLowering &lowering, tile::CopyOp copy, Lane &lane)
+      : lowering(lowering), builder(lowering.getBuilder()), copy(copy),
+        lane(lane), loc(copy.getLoc()),
+        toFragment(bufferType(copy.getTarget()).isFragment()),
+        fragmentValue(toFragment ? copy.getTarget() : copy.getSource()),
+        otherValue(toFragment ? copy.getSource() : copy.getTarget()),
+        fragmentType(bufferType(fragmentValue)),
+        elements(lowering, loc, fragmentType.getShape(),
+                 fragmentType.getLayout()) {}
 
-  /// Prepares the lane-dependent values; fails for a layout it cannot map.
-  LogicalResult initialize();
-  /// The element of register `reg`.
-  RegisterElement lookup(int64_t reg);
-  /// True if every even register and the next one hold two consecutive
-  /// elements of a row (the (2t, 2t + 1) columns of the mma layouts; the
-  /// vectors of `#tile.flat<vec>` with vec >= 2), both held or neither.
-  bool pairsAreConsecutive() const { return isMma || distribution.vec >= 2; }
+  LogicalResult emit();
 
 private:
   Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
+  /// The indices in the other operand of the element `element` (the tile is
+  /// aligned to its trailing dims, at the copy's origin).
+  SmallVector<Value> otherIndices(const RegisterElement &element);
+  /// Converts `value` to `type` (a float conversion or nothing).
+  Value convert(Value value, Type type) {
+    return value.getType() == type ? value
+                                   : convertFloat(builder, loc, value, type);
+  }
+  /// True where this thread writes register `reg`'s element to memory: in
+  /// the thread that owns it in a replicated fragment, everywhere else.
+  Value ownsElement(int64_t reg);
+  /// Emits `body` under `condition` (unconditionally for a null one).
+  void emitIf(Value condition, llvm::function_ref<void()> body);
+  LogicalResult emitGlobal();
+  void emitShared();
+  LogicalResult emitFragment();
 
   KernelLowering &lowering;
   OpBuilder &builder;
+  tile::CopyOp copy;
+  Lane &lane;
   Location loc;
-  ArrayRef<int64_t> shape;
-  Attribute layout;
-  /// The mma tiling, for a `#tile.mma` fragment.
-  bool isMma = false;
-  tile::MmaTiling tiling;
-  /// The distribution, for a `#tile.flat` fragment.
-  tile::FlatDistribution distribution;
-  /// mma: the row and column of the lane's register 0; flat: the flat index
-  /// of the thread's first element.
-  Value rowBase, columnBase, flatBase;
+  bool toFragment;
+  Value fragmentValue, otherValue;
+  tile::BufferType fragmentType;
+  FragmentElements elements;
+  const PrivateBuffer *fragment = nullptr;
+  SmallVector<Value> origin;
 };
 
-LogicalResult FragmentElements::initialize() {
-  Value thread = lowering.getThreadIndex();
-  if (auto mma = dyn_cast_or_null<tile::MmaLayoutAttr>(layout)) {
-    FailureOr<tile::MmaTiling> found = mma.getTiling(shape);
-    if (failed(found))
-      return failure();
-    isMma = true;
-    tiling = *found;
-    Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
-    // Register 0 of a lane is at (rowOrigin(warpRow) + g,
-    // warpColumn*WTN + 2t) (MmaTiling::coordinates).
-    auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, tiling);
-    rowBase = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, warpRow,
-                              constant(tiling.rowOrigin(1))),
-        arith::DivUIOp::create(builder, loc, lane, constant(4)));
-    columnBase = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, warpColumn,
-                              constant(tiling.warpTileN)),
-        arith::MulIOp::create(
-            builder, loc,
-            arith::RemUIOp::create(builder, loc, lane, constant(4)),
-            constant(2)));
-    return success();
+SmallVector<Value> FragmentCopy::otherIndices(const RegisterElement &element) {
+  SmallVector<Value> indices = origin;
+  size_t rank = element.coordinates.size();
+  for (size_t d = 0; d < rank; ++d) {
+    size_t otherDim = origin.size() - rank + d;
+    indices[otherDim] = arith::AddIOp::create(builder, loc, origin[otherDim],
+                                              element.coordinates[d]);
   }
-  auto flat = dyn_cast_or_null<tile::FlatLayoutAttr>(layout);
-  if (!flat)
-    return failure();
-  int64_t total = 1;
-  for (int64_t extent : shape)
-    total *= extent;
-  distribution = flat.distribute(total, lowering.getThreads());
-  flatBase =
-      arith::MulIOp::create(builder, loc, thread, constant(flat.getVec()));
-  return success();
+  return indices;
 }
 
-RegisterElement FragmentElements::lookup(int64_t reg) {
-  RegisterElement element;
-  if (isMma) {
-    int64_t tile = reg / 4, i = reg % 4;
-    int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
-    element.coordinates = {
-        arith::AddIOp::create(builder, loc, rowBase,
-                              constant(tiling.mTileStride() * m + 8 * (i / 2))),
-        arith::AddIOp::create(builder, loc, columnBase,
-                              constant(8 * n + i % 2))};
-    return element;
-  }
-  // Register s*vec + l holds flat element (s*T + t)*vec + l.
-  int64_t vec = distribution.vec;
-  int64_t step = reg / vec;
-  Value flat = arith::AddIOp::create(
-      builder, loc, flatBase,
-      constant(step * distribution.elementsPerStep() + reg % vec));
-  if ((step + 1) * distribution.elementsPerStep() > distribution.total)
-    element.valid =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, flat,
-                              constant(distribution.total));
-  element.coordinates.resize(shape.size());
-  Value rest = flat;
-  for (size_t d = shape.size(); d-- > 1;) {
-    element.coordinates[d] =
-        arith::RemUIOp::create(builder, loc, rest, constant(shape[d]));
-    rest = arith::DivUIOp::create(builder, loc, rest, constant(shape[d]));
-  }
-  element.coordinates[0] = rest;
-  return element;
+Value FragmentCopy::ownsElement(int64_t reg) {
+  if (!elements.isReplicatedLayout())
+    return Value();
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                               lowering.getThreadIndex(),
+                               constant(reg % lowering.getThreads()));
 }
 
-/// Emits the copy of a fragment into a global tensor region: every thread
-/// stores the elements it holds, converted to the tensor's element type,
-/// and drops those outside the tensor. Two consecutive elements of a row
-/// held by a register pair are stored as one vector when both lie inside
-/// the tensor and the tensor's rows and the region's first column are
-/// even (so the pair is aligned to its size); element by element otherwise.
-LogicalResult emitFragmentToGlobal(KernelLowering &lowering, tile::CopyOp copy,
-                                   Lane &lane) {
-  OpBuilder &builder = lowering.getBuilder();
-  Location loc = copy.getLoc();
-  const PrivateBuffer *fragment = lowering.findPrivate(copy.getSource());
-  const Tensor *tensor = lowering.findTensor(copy.getTarget());
-  auto fragmentType = bufferType(copy.getSource());
-  FragmentElements elements(lowering, loc, fragmentType);
-  if (!fragment || !tensor || failed(elements.initialize()))
-    return copy.emitOpError("copies a fragment whose layout ")
-           << fragmentType.getLayout() << " it cannot map";
-  SmallVector<Value> origin = lowering.lookup(lane, copy.getTargetIndices());
-  size_t rank = fragmentType.getRank();
-  if (origin.size() < rank)
-    return copy.emitOpError("copies a tile into a tensor of lower rank");
-  int64_t registers = fragment->size;
-  // The tile is aligned to the tensor's trailing dims.
-  auto tensorIndices = [&](const RegisterElement &element) {
-    SmallVector<Value> indices = origin;
-    for (size_t d = 0; d < rank; ++d) {
-      size_t tensorDim = origin.size() - rank + d;
-      indices[tensorDim] = arith::AddIOp::create(
-          builder, loc, origin[tensorDim], element.coordinates[d]);
-    }
-    return indices;
-  };
-  auto storedValue = [&](int64_t reg) {
-    return lowering.toStorage(
-        loc, convertFloat(builder, loc,
-                          lowering.loadFragmentRegister(loc, *fragment, reg),
-                          tensor->elementType));
-  };
-  // Stores register `reg` if its element lies inside the tensor.
-  auto storeGuarded = [&](int64_t reg) {
-    RegisterElement element = elements.lookup(reg);
-    SmallVector<Value> indices = tensorIndices(element);
-    Value valid = lowering.inBounds(loc, *tensor, indices);
-    if (element.valid)
-      valid = arith::AndIOp::create(builder, loc, valid, element.valid);
-    auto ifOp = scf::IfOp::create(builder, loc, valid,
-                                  /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    LLVM::StoreOp::create(builder, loc, storedValue(reg),
-                          lowering.elementPointer(loc, *tensor, indices));
-  };
+void FragmentCopy::emitIf(Value condition, llvm::function_ref<void()> body) {
+  if (!condition)
+    return body();
+  auto ifOp = scf::IfOp::create(builder, loc, condition,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
+}
 
+/// The conjunction of the non-null `conditions` (null if there are none).
+Value conjoin(OpBuilder &builder, Location loc, ArrayRef<Value> conditions) {
+  Value all;
+  for (Value condition : conditions)
+    if (condition)
+      all =
+          all ? arith::AndIOp::create(builder, loc, all, condition) : condition;
+  return all;
+}
+
+LogicalResult FragmentCopy::emitGlobal() {
+  const Tensor *tensor = lowering.findTensor(otherValue);
+  if (!tensor)
+    return copy.emitOpError("copies from or to an unknown tensor");
+  if (origin.size() < size_t(fragmentType.getRank()))
+    return copy.emitOpError("copies a tile from or to a tensor of lower rank");
+  int64_t registers = elements.getNumRegisters();
   int64_t elementBytes = storageBytes(tensor->elementType);
-  bool pairs = elements.pairsAreConsecutive() && registers % 2 == 0 &&
-               tensorAlignment(cast<BlockArgument>(copy.getTarget())) >=
-                   2 * elementBytes;
-  if (!pairs) {
+  // Registers that hold consecutive elements of a row, moved as one vector.
+  int64_t chunk = 1;
+  if (auto flat = dyn_cast<tile::FlatLayoutAttr>(fragmentType.getLayout()))
+    chunk = std::min<int64_t>(flat.getVec(), kCopyChunkBytes / elementBytes);
+  else if (elements.pairsAreConsecutive())
+    chunk = 2;
+  if (chunk > 1 &&
+      (registers % chunk != 0 ||
+       tensorAlignment(cast<BlockArgument>(otherValue)) < chunk * elementBytes))
+    chunk = 1;
+
+  // One element, guarded by the tensor's bounds and the register's element.
+  auto moveElement = [&](int64_t reg, const RegisterElement &element) {
+    SmallVector<Value> indices = otherIndices(element);
+    Value valid =
+        conjoin(builder, loc,
+                {lowering.inBounds(loc, *tensor, indices), element.valid,
+                 toFragment ? Value() : ownsElement(reg)});
+    if (toFragment) {
+      auto ifOp = scf::IfOp::create(builder, loc,
+                                    TypeRange{fragment->elementType}, valid,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(ifOp.thenBlock());
+        Value stored = LLVM::LoadOp::create(
+            builder, loc, tensor->storageType,
+            lowering.elementPointer(loc, *tensor, indices));
+        scf::YieldOp::create(
+            builder, loc,
+            convert(lowering.fromStorage(loc, stored, tensor->elementType),
+                    fragment->elementType));
+        builder.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(builder, loc,
+                             lowering.zeroOf(loc, fragment->elementType));
+      }
+      lowering.storeFragmentRegister(loc, *fragment, reg, ifOp.getResult(0));
+      return;
+    }
+    emitIf(valid, [&] {
+      Value value = convert(lowering.loadFragmentRegister(loc, *fragment, reg),
+                            tensor->elementType);
+      LLVM::StoreOp::create(builder, loc, lowering.toStorage(loc, value),
+                            lowering.elementPointer(loc, *tensor, indices));
+    });
+  };
+  if (chunk == 1) {
     for (int64_t reg = 0; reg < registers; ++reg)
-      storeGuarded(reg);
+      moveElement(reg, elements.lookup(reg));
     return success();
   }
-  // Pairs start at even columns of the tile: aligned when the tensor's rows
-  // and the region's first column are even.
-  auto isEven = [&](Value value) {
+
+  // Chunks start at multiples of the chunk in the tile's rows: aligned when
+  // the tensor's rows and the region's first column are multiples too.
+  auto isMultiple = [&](Value value) {
     return arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(builder, loc, value,
-                              lowering.indexConstant(loc, 1)),
-        lowering.indexConstant(loc, 0));
+        arith::RemUIOp::create(builder, loc, value, constant(chunk)),
+        constant(0));
   };
   Value aligned = arith::AndIOp::create(
-      builder, loc, isEven(tensor->dims.back()), isEven(origin.back()));
-  Type pairType = VectorType::get({2}, tensor->storageType);
-  for (int64_t reg = 0; reg < registers; reg += 2) {
-    RegisterElement element = elements.lookup(reg);
-    SmallVector<Value> indices = tensorIndices(element);
-    Value whole = arith::AndIOp::create(
-        builder, loc, aligned,
-        lowering.inBounds(loc, *tensor, indices, /*lastIndexExtra=*/1));
-    if (element.valid)
-      whole = arith::AndIOp::create(builder, loc, whole, element.valid);
+      builder, loc, isMultiple(tensor->dims.back()), isMultiple(origin.back()));
+  Type vectorType = VectorType::get({chunk}, tensor->storageType);
+  for (int64_t first = 0; first < registers; first += chunk) {
+    SmallVector<RegisterElement> chunkElements;
+    for (int64_t i = 0; i < chunk; ++i)
+      chunkElements.push_back(elements.lookup(first + i));
+    SmallVector<Value> indices = otherIndices(chunkElements.front());
+    Value whole =
+        conjoin(builder, loc,
+                {aligned, lowering.inBounds(loc, *tensor, indices, chunk - 1),
+                 chunkElements.front().valid});
     auto paths = scf::IfOp::create(builder, loc, whole,
                                    /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(paths.thenBlock()->getTerminator());
-    Value pair = LLVM::PoisonOp::create(builder, loc, pairType);
-    for (int64_t half = 0; half < 2; ++half)
-      pair = LLVM::InsertElementOp::create(
-          builder, loc, pair, storedValue(reg + half),
-          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), half));
-    LLVM::StoreOp::create(builder, loc, pair,
-                          lowering.elementPointer(loc, *tensor, indices),
-                          /*alignment=*/2 * elementBytes);
+    Value pointer = lowering.elementPointer(loc, *tensor, indices);
+    auto position = [&](int64_t i) {
+      return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                      builder.getI32IntegerAttr(i));
+    };
+    if (toFragment) {
+      Value vector = LLVM::LoadOp::create(builder, loc, vectorType, pointer,
+                                          chunk * elementBytes);
+      for (int64_t i = 0; i < chunk; ++i) {
+        Value element =
+            LLVM::ExtractElementOp::create(builder, loc, vector, position(i));
+        lowering.storeFragmentRegister(
+            loc, *fragment, first + i,
+            convert(lowering.fromStorage(loc, element, tensor->elementType),
+                    fragment->elementType));
+      }
+    } else {
+      Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+      for (int64_t i = 0; i < chunk; ++i) {
+        Value value =
+            convert(lowering.loadFragmentRegister(loc, *fragment, first + i),
+                    tensor->elementType);
+        vector = LLVM::InsertElementOp::create(
+            builder, loc, vector, lowering.toStorage(loc, value), position(i));
+      }
+      LLVM::StoreOp::create(builder, loc, vector, pointer,
+                            chunk * elementBytes);
+    }
     builder.setInsertionPoint(paths.elseBlock()->getTerminator());
-    storeGuarded(reg);
-    storeGuarded(reg + 1);
+    for (int64_t i = 0; i < chunk; ++i)
+      moveElement(first + i, chunkElements[i]);
   }
   return success();
+}
+
+void FragmentCopy::emitShared() {
+  const SharedBuffer &tile = *lowering.findShared(otherValue);
+  // Readers of the tile's previous contents finish before it is written.
+  if (!toFragment)
+    lowering.emitBarrier(loc);
+  for (int64_t reg = 0; reg < elements.getNumRegisters(); ++reg) {
+    RegisterElement element = elements.lookup(reg);
+    Value valid = conjoin(
+        builder, loc, {element.valid, toFragment ? Value() : ownsElement(reg)});
+    emitIf(valid, [&] {
+      Value pointer =
+          lowering.sharedElementPointer(loc, tile, otherIndices(element));
+      if (toFragment) {
+        Value stored =
+            LLVM::LoadOp::create(builder, loc, tile.storageType, pointer);
+        lowering.storeFragmentRegister(
+            loc, *fragment, reg,
+            convert(lowering.fromStorage(loc, stored, tile.elementType),
+                    fragment->elementType));
+        return;
+      }
+      Value value = convert(lowering.loadFragmentRegister(loc, *fragment, reg),
+                            tile.elementType);
+      LLVM::StoreOp::create(builder, loc, lowering.toStorage(loc, value),
+                            pointer);
+    });
+  }
+  if (!toFragment)
+    lowering.emitBarrier(loc);
+}
+
+LogicalResult FragmentCopy::emitFragment() {
+  const PrivateBuffer *source = lowering.findPrivate(copy.getSource());
+  if (!source || source->fragmentLayout != fragment->fragmentLayout)
+    return copy.emitOpError("copies between fragments of different layouts ")
+           << bufferType(copy.getSource()).getLayout() << " and "
+           << fragmentType.getLayout()
+           << ", which the code generator does not convert yet";
+  // Padding registers of a partial flat step are copied too: harmless.
+  for (int64_t reg = 0; reg < fragment->size; ++reg)
+    lowering.storeFragmentRegister(
+        loc, *fragment, reg,
+        convert(lowering.loadFragmentRegister(loc, *source, reg),
+                fragment->elementType));
+  return success();
+}
+
+LogicalResult FragmentCopy::emit() {
+  fragment = lowering.findPrivate(fragmentValue);
+  if (!fragment || failed(elements.initialize()))
+    return copy.emitOpError("copies a fragment whose layout ")
+           << fragmentType.getLayout() << " it cannot map";
+  origin = lowering.lookup(lane, toFragment ? copy.getSourceIndices()
+                                            : copy.getTargetIndices());
+  tile::BufferType otherType = bufferType(otherValue);
+  if (origin.empty())
+    origin.assign(otherType.getRank(), constant(0));
+  if (otherType.isFragment())
+    return emitFragment();
+  if (otherType.isShared()) {
+    emitShared();
+    return success();
+  }
+  return emitGlobal();
 }
 
 /// True for the copies this file lowers.
@@ -465,10 +532,7 @@ bool isSupportedCopy(tile::CopyOp copy) {
   auto target = bufferType(copy.getTarget());
   if (isGlobalToShared(copy))
     return source.getElementType() == target.getElementType();
-  if (isFragmentToGlobal(copy))
-    return isa<FloatType>(target.getElementType()) &&
-           isa<FloatType>(source.getElementType());
-  return false;
+  return isFragmentCopy(copy);
 }
 
 } // namespace
@@ -485,7 +549,7 @@ void tilec::populateCopyLowerings(LoweringSet &set) {
                                   "supported by the code generator yet");
         if (isGlobalToShared(copy))
           return GlobalToSharedCopy(lowering, copy, lane).emit();
-        return emitFragmentToGlobal(lowering, copy, lane);
+        return FragmentCopy(lowering, copy, lane).emit();
       },
       [](tile::CopyOp copy) { return isSupportedCopy(copy); });
 }

@@ -76,6 +76,10 @@ struct SharedBuffer {
 struct Lane {
   mlir::IRMapping map;
   mlir::Value fragmentIndex;
+  /// If set, the lane's stores to global and shared memory happen only where
+  /// it is true: in a loop that every thread runs whole (`#tile.replicated`),
+  /// one thread stores each element.
+  mlir::Value storingThread;
 };
 
 /// How an element of `elementType` is stored (`i1` as `i8`).

@@ -26,6 +26,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateParallelLowerings(set);
     populateCopyLowerings(set);
     populateGemmLowerings(set);
+    populateReduceLowerings(set);
     populateSharedMemoryLowerings(set);
     populateRasterizationLowerings(set);
     return set;

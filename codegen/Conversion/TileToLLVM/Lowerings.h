@@ -90,6 +90,8 @@ void populateCopyLowerings(LoweringSet &set);
 /// `tile.gemm` on the tensor-core path its accumulator's layout chose
 /// (Gemm.cpp: mma.sync or wgmma).
 void populateGemmLowerings(LoweringSet &set);
+/// `tile.reduce` (Reduce.cpp: per thread, warp shuffles, shared memory).
+void populateReduceLowerings(LoweringSet &set);
 /// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
 void populateRasterizationLowerings(LoweringSet &set);
 

@@ -103,7 +103,9 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
   if (!buffer)
     return access->emitOpError("of a buffer without per-thread storage");
   Value linear;
-  if (buffer->fragmentLayout) {
+  // A replicated fragment holds every element at its row-major index.
+  if (buffer->fragmentLayout &&
+      !isa<tile::ReplicatedLayoutAttr>(buffer->fragmentLayout)) {
     if (!lane.fragmentIndex)
       return access->emitOpError("of a fragment outside a 'tile.parallel' "
                                  "loop is not supported by the code "
@@ -201,6 +203,8 @@ LogicalResult lowerStore(KernelLowering &lowering, tile::StoreOp store,
   if (const Tensor *tensor = lowering.findTensor(store.getBuffer())) {
     // Out-of-bounds writes are dropped.
     Value valid = lowering.inBounds(loc, *tensor, indices);
+    if (lane.storingThread)
+      valid = arith::AndIOp::create(builder, loc, valid, lane.storingThread);
     auto ifOp = scf::IfOp::create(builder, loc, valid,
                                   /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(builder);

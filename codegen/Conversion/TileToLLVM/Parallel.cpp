@@ -1,6 +1,9 @@
 //===- Parallel.cpp - Parallel loops distributed over threads -------------===//
 //
-// The lowering of `tile.parallel` with layout `#tile.flat<vec = W>`: the loop
+// The lowering of `tile.parallel`. A loop over the registers of a
+// fragment layout (`#tile.mma`, `#tile.replicated`) emits its body once per
+// register the layout gives each thread, at that register's element
+// (FragmentElements). With layout `#tile.flat<vec = W>` the loop
 // runs in steps; in each step a thread handles W consecutive flat elements
 // ("lanes"). The body is emitted once per lane, op by op, so every lane
 // executes the body's ops in order while lanes interleave (iterations of a
@@ -14,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "codegen/Conversion/TileToLLVM/FragmentElements.h"
 
 #include "dialects/Tile/TileTarget.h"
 
@@ -54,6 +59,10 @@ public:
 
 private:
   ParallelPlan plan(tile::ParallelOp loop, tile::FlatLayoutAttr layout);
+  LogicalResult emitRegisters(tile::ParallelOp loop, Lane &outer);
+  LogicalResult emitRegister(tile::ParallelOp loop,
+                             const RegisterElement &element, Value reg,
+                             bool replicated, Lane &outer);
   LogicalResult emitStep(const ParallelPlan &plan, Value step, Lane &outer,
                          bool guardTail);
   LogicalResult emitLanes(const ParallelPlan &plan, MutableArrayRef<Lane> lanes,
@@ -74,21 +83,15 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
   if (!loop.getLayoutAttr())
     return loop.emitOpError("has no #tile.flat layout; run "
                             "-tile-infer-layouts first");
-  auto layout = dyn_cast<tile::FlatLayoutAttr>(loop.getLayoutAttr());
-  if (!layout) {
-    tile::TargetAttr target = tile::getTarget(loop);
-    return loop.emitOpError("over a fragment in the ")
-           << loop.getLayoutAttr() << " layout is not supported by the "
-           << (target ? target.getArch() : StringRef("tilec"))
-           << " code generator yet";
-  }
-  if (loop.getExtents().back() % layout.getVec() != 0)
-    return loop.emitOpError("layout ")
-           << layout << " needs a vector width dividing the innermost extent";
+  // A replicated fragment is read at any index; the others only as the
+  // loop distributes them.
   WalkResult fragmentCheck =
       loop.getBody().walk([&](tile::AccessOpInterface access) {
         auto type = cast<tile::BufferType>(access.getBuffer().getType());
-        if (type.isFragment() && type.getLayout() != layout) {
+        if (type.isFragment() &&
+            !isa<tile::ReplicatedLayoutAttr>(type.getLayout()) &&
+            (type.getLayout() != loop.getLayoutAttr() ||
+             !isDistributedFragmentAccess(access, loop))) {
           access->emitOpError("accesses a fragment whose layout differs from "
                               "its loop's; run -tile-infer-layouts");
           return WalkResult::interrupt();
@@ -97,6 +100,12 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
       });
   if (fragmentCheck.wasInterrupted())
     return failure();
+  auto layout = dyn_cast<tile::FlatLayoutAttr>(loop.getLayoutAttr());
+  if (!layout)
+    return emitRegisters(loop, outer);
+  if (loop.getExtents().back() % layout.getVec() != 0)
+    return loop.emitOpError("layout ")
+           << layout << " needs a vector width dividing the innermost extent";
   ParallelPlan parallelPlan = plan(loop, layout);
   const tile::FlatDistribution &distribution = parallelPlan.distribution;
   Location loc = loop.getLoc();
@@ -117,6 +126,79 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
   builder.setInsertionPoint(steps.getBody()->getTerminator());
   return emitStep(parallelPlan, steps.getInductionVar(), outer,
                   distribution.hasPartialStep());
+}
+
+LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
+                                              Lane &outer) {
+  Location loc = loop.getLoc();
+  Attribute layout = loop.getLayoutAttr();
+  FragmentElements elements(lowering, loc, loop.getExtents(), layout);
+  if (failed(elements.initialize())) {
+    tile::TargetAttr target = tile::getTarget(loop);
+    return loop.emitOpError("over a fragment in the ")
+           << layout << " layout is not supported by the "
+           << (target ? target.getArch() : StringRef("tilec"))
+           << " code generator";
+  }
+  bool replicated = elements.isReplicatedLayout();
+  int64_t registers = elements.getNumRegisters();
+  uint64_t unrolledCost = llvm::SaturatingMultiply(
+      estimateEmittedCost(loop.getBody().front()), uint64_t(registers));
+  if (!replicated || unrolledCost <= kMaxUnrolledParallelCost) {
+    for (int64_t reg = 0; reg < registers; ++reg)
+      if (failed(emitRegister(loop, elements.lookup(reg),
+                              lowering.indexConstant(loc, reg), replicated,
+                              outer)))
+        return failure();
+    return success();
+  }
+  // A long replicated loop: every thread runs the iterations one by one.
+  auto iterations = scf::ForOp::create(
+      builder, loc, lowering.indexConstant(loc, 0),
+      lowering.indexConstant(loc, registers), lowering.indexConstant(loc, 1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(iterations.getBody()->getTerminator());
+  RegisterElement element;
+  ArrayRef<int64_t> extents = loop.getExtents();
+  element.coordinates.resize(extents.size());
+  Value rest = iterations.getInductionVar();
+  for (size_t d = extents.size(); d-- > 1;) {
+    Value extent = lowering.indexConstant(loc, extents[d]);
+    element.coordinates[d] = arith::RemUIOp::create(builder, loc, rest, extent);
+    rest = arith::DivUIOp::create(builder, loc, rest, extent);
+  }
+  element.coordinates[0] = rest;
+  return emitRegister(loop, element, iterations.getInductionVar(), replicated,
+                      outer);
+}
+
+LogicalResult ParallelLowering::emitRegister(tile::ParallelOp loop,
+                                             const RegisterElement &element,
+                                             Value reg, bool replicated,
+                                             Lane &outer) {
+  Location loc = loop.getLoc();
+  OpBuilder::InsertionGuard guard(builder);
+  if (element.valid) {
+    auto ifOp = scf::IfOp::create(builder, loc, element.valid,
+                                  /*withElseRegion=*/false);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  Lane lane = outer;
+  for (auto [iv, coordinate] :
+       llvm::zip(loop.getInductionVars(), element.coordinates))
+    lane.map.map(iv, coordinate);
+  lane.fragmentIndex = reg;
+  // Every thread runs a replicated loop whole; thread `reg % T` stores.
+  if (replicated)
+    lane.storingThread = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, lowering.getThreadIndex(),
+        arith::RemUIOp::create(
+            builder, loc, reg,
+            lowering.indexConstant(loc, lowering.getThreads())));
+  for (Operation &op : loop.getBody().front().without_terminator())
+    if (failed(lowering.emitOp(op, lane)))
+      return failure();
+  return success();
 }
 
 ParallelPlan ParallelLowering::plan(tile::ParallelOp loop,

@@ -149,7 +149,15 @@ LogicalResult KernelLowering::storeShared(tile::StoreOp store,
   Value value = toStorage(loc, lane.map.lookup(store.getValue()));
   Value pointer =
       sharedElementPointer(loc, buffer, lookup(lane, store.getIndices()));
-  LLVM::StoreOp::create(builder, loc, value, pointer);
+  if (lane.storingThread) {
+    auto ifOp = scf::IfOp::create(builder, loc, lane.storingThread,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    LLVM::StoreOp::create(builder, loc, value, pointer);
+  } else {
+    LLVM::StoreOp::create(builder, loc, value, pointer);
+  }
   if (!lane.fragmentIndex)
     emitBarrier(loc);
   return success();

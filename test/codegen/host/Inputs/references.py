@@ -138,6 +138,22 @@ def fragment_copy(run):
     return {'Y': elementwise(run, 'X', lambda x: r(f32(f32(x) * 2.0)))}
 
 
+# fragment-broadcast.tile
+
+def broadcast(run):
+    n = run.dims['N']
+    a, b, sums = run.inputs['A'], [], []
+    for start in range(0, n, 64):
+        block = [a[k] if k < n else 0.0 for k in range(start, start + 64)]
+        total = 0.0
+        for value in block:
+            total = f32(total + value)
+        b += [f32(block[63 - i] - total) for i in range(min(64, n - start))]
+        sums += [total, f32(total * 2.0)]
+    reversed_sums = [sums[k ^ 1] for k in range(len(sums))]
+    return {'B': b, 'S': sums, 'T': reversed_sums}
+
+
 # scalars.tile
 
 def affine(run):

@@ -1,0 +1,122 @@
+//===- FragmentElements.cpp - Registers of a fragment as IR ---------------===//
+
+#include "codegen/Conversion/TileToLLVM/FragmentElements.h"
+
+#include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tilec;
+
+FragmentElements::FragmentElements(KernelLowering &lowering, Location loc,
+                                   ArrayRef<int64_t> shape, Attribute layout)
+    : lowering(lowering), builder(lowering.getBuilder()), loc(loc),
+      shape(shape), layout(layout) {}
+
+Value FragmentElements::constant(int64_t value) {
+  return lowering.indexConstant(loc, value);
+}
+
+LogicalResult FragmentElements::initialize() {
+  Value thread = lowering.getThreadIndex();
+  if (auto mma = dyn_cast_or_null<tile::MmaLayoutAttr>(layout)) {
+    FailureOr<tile::MmaTiling> found = mma.getTiling(shape);
+    if (failed(found) ||
+        lowering.getThreads() != 32 * found->warpsM * found->warpsN)
+      return failure();
+    isMma = true;
+    tiling = *found;
+    numRegisters = tiling.elementsPerThread();
+    Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
+    // Register 0 of a lane is at (rowOrigin(warpRow) + g,
+    // warpColumn*WTN + 2t) (MmaTiling::coordinates).
+    auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, tiling);
+    rowBase = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, warpRow,
+                              constant(tiling.rowOrigin(1))),
+        arith::DivUIOp::create(builder, loc, lane, constant(4)));
+    columnBase = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, warpColumn,
+                              constant(tiling.warpTileN)),
+        arith::MulIOp::create(
+            builder, loc,
+            arith::RemUIOp::create(builder, loc, lane, constant(4)),
+            constant(2)));
+    return success();
+  }
+  int64_t total = 1;
+  for (int64_t extent : shape)
+    total *= extent;
+  if (isa_and_nonnull<tile::ReplicatedLayoutAttr>(layout)) {
+    isReplicated = true;
+    numRegisters = total;
+    return success();
+  }
+  auto flat = dyn_cast_or_null<tile::FlatLayoutAttr>(layout);
+  if (!flat)
+    return failure();
+  distribution = flat.distribute(total, lowering.getThreads());
+  numRegisters = distribution.elementsPerThread();
+  flatBase =
+      arith::MulIOp::create(builder, loc, thread, constant(flat.getVec()));
+  return success();
+}
+
+RegisterElement FragmentElements::lookup(int64_t reg) {
+  RegisterElement element;
+  if (isMma) {
+    int64_t tile = reg / 4, i = reg % 4;
+    int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
+    element.coordinates = {
+        arith::AddIOp::create(builder, loc, rowBase,
+                              constant(tiling.mTileStride() * m + 8 * (i / 2))),
+        arith::AddIOp::create(builder, loc, columnBase,
+                              constant(8 * n + i % 2))};
+    return element;
+  }
+  if (isReplicated) {
+    // Register r holds row-major element r in every thread.
+    element.coordinates.resize(shape.size());
+    for (size_t d = shape.size(); d-- > 0;) {
+      element.coordinates[d] = constant(reg % shape[d]);
+      reg /= shape[d];
+    }
+    return element;
+  }
+  // Register s*vec + l holds flat element (s*T + t)*vec + l.
+  int64_t vec = distribution.vec;
+  int64_t step = reg / vec;
+  Value flat = arith::AddIOp::create(
+      builder, loc, flatBase,
+      constant(step * distribution.elementsPerStep() + reg % vec));
+  if ((step + 1) * distribution.elementsPerStep() > distribution.total)
+    element.valid =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, flat,
+                              constant(distribution.total));
+  element.coordinates.resize(shape.size());
+  Value rest = flat;
+  for (size_t d = shape.size(); d-- > 1;) {
+    element.coordinates[d] =
+        arith::RemUIOp::create(builder, loc, rest, constant(shape[d]));
+    rest = arith::DivUIOp::create(builder, loc, rest, constant(shape[d]));
+  }
+  element.coordinates[0] = rest;
+  return element;
+}
+
+Value tilec::convertFloat(OpBuilder &builder, Location loc, Value value,
+                          Type type) {
+  Type from = value.getType();
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = type.getIntOrFloatBitWidth();
+  if (from == type)
+    return value;
+  if (fromBits < toBits)
+    return arith::ExtFOp::create(builder, loc, type, value);
+  if (fromBits == toBits) // f16 <-> bf16, through f32.
+    value = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
+  return arith::TruncFOp::create(builder, loc, type, value);
+}

@@ -1,0 +1,79 @@
+//===- FragmentElements.h - Registers of a fragment as IR -------*- C++ -*-===//
+//
+// Which element of its tile each register of a distributed fragment (or of
+// a `tile.parallel` loop's iteration space) holds, computed as `index`
+// arithmetic on the thread's index: the IR counterpart of
+// DistributedLayoutAttrInterface::getElementCoordinates for the layouts the
+// code generator lowers (`#tile.flat`, `#tile.mma`, `#tile.replicated`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CODEGEN_CONVERSION_TILETOLLVM_FRAGMENTELEMENTS_H
+#define TILEC_CODEGEN_CONVERSION_TILETOLLVM_FRAGMENTELEMENTS_H
+
+#include "dialects/Tile/TileLayouts.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace tilec {
+
+class KernelLowering;
+
+/// The coordinates in its tile of the element a register holds, and whether
+/// it holds one (null: always).
+struct RegisterElement {
+  llvm::SmallVector<mlir::Value> coordinates;
+  mlir::Value valid;
+};
+
+/// Computes, as IR at the builder's insertion point, which element each
+/// register of the thread holds in a tile of `shape` laid out by `layout`.
+class FragmentElements {
+public:
+  FragmentElements(KernelLowering &lowering, mlir::Location loc,
+                   llvm::ArrayRef<int64_t> shape, mlir::Attribute layout);
+
+  /// Prepares the thread-dependent values; fails for a layout it cannot map
+  /// (or a shape the layout does not apply to).
+  mlir::LogicalResult initialize();
+  /// Registers per thread.
+  int64_t getNumRegisters() const { return numRegisters; }
+  /// The element of register `reg`.
+  RegisterElement lookup(int64_t reg);
+  /// True if every even register and the next one hold two consecutive
+  /// elements of a row (the (2t, 2t + 1) columns of the mma layouts; the
+  /// vectors of `#tile.flat<vec>` with vec >= 2), both held or neither.
+  bool pairsAreConsecutive() const {
+    return isMma || (!isReplicated && distribution.vec >= 2);
+  }
+  /// True for `#tile.replicated`: every thread holds every element.
+  bool isReplicatedLayout() const { return isReplicated; }
+
+private:
+  mlir::Value constant(int64_t value);
+
+  KernelLowering &lowering;
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  llvm::SmallVector<int64_t> shape;
+  mlir::Attribute layout;
+  int64_t numRegisters = 0;
+  /// The mma tiling, for a `#tile.mma` fragment.
+  bool isMma = false;
+  mlir::tile::MmaTiling tiling;
+  bool isReplicated = false;
+  /// The distribution, for a `#tile.flat` fragment.
+  mlir::tile::FlatDistribution distribution;
+  /// mma: the row and column of the lane's register 0; flat: the flat index
+  /// of the thread's first element.
+  mlir::Value rowBase, columnBase, flatBase;
+};
+
+/// Converts the float `value` to the float type `type` (f16 <-> bf16
+/// through f32).
+mlir::Value convertFloat(mlir::OpBuilder &builder, mlir::Location loc,
+                         mlir::Value value, mlir::Type type);
+
+} // namespace tilec
+
+#endif // TILEC_CODEGEN_CONVERSION_TILETOLLVM_FRAGMENTELEMENTS_H
