@@ -22,8 +22,9 @@ std::string tilec::escapeMakePath(std::string_view Path) {
   return Escaped;
 }
 
-std::string tilec::formatMakeRule(const std::vector<std::string> &Targets,
-                                  const std::vector<std::string> &Prerequisites) {
+std::string
+tilec::formatMakeRule(const std::vector<std::string> &Targets,
+                      const std::vector<std::string> &Prerequisites) {
   std::string Rule;
   for (const std::string &Target : Targets)
     Rule += (Rule.empty() ? "" : " ") + escapeMakePath(Target);

@@ -527,8 +527,8 @@ void Driver::predictCodegenArtifacts(const std::string &Stem,
     Artifacts.push_back({Stem + ".fatbin", ""});
   for (Arch Target : Archs) {
     std::string Prefix = Stem + "." + getArchName(Target) + ".";
-    for (Stage S : {Stage::TileGPU, Stage::LLVM, Stage::Cubin, Stage::PTX,
-                    Stage::JSON})
+    for (Stage S :
+         {Stage::TileGPU, Stage::LLVM, Stage::Cubin, Stage::PTX, Stage::JSON})
       if (llvm::is_contained(Emit, S))
         Artifacts.push_back({Prefix + getStageExtension(S).str(), ""});
   }
@@ -697,8 +697,8 @@ bool Driver::writeDependencies(const std::vector<ArtifactFile> &Artifacts) {
   llvm::StringRef Parent = llvm::sys::path::parent_path(Options.DepFile);
   if (!Parent.empty())
     if (std::error_code Failure = llvm::sys::fs::create_directories(Parent)) {
-      error("cannot create '" + Parent.str() + "' for -MF " +
-            Options.DepFile + ": " + Failure.message());
+      error("cannot create '" + Parent.str() + "' for -MF " + Options.DepFile +
+            ": " + Failure.message());
       return false;
     }
   llvm::Error Failure =

@@ -50,8 +50,7 @@ CUdeviceptr Device::allocate(std::size_t Bytes) {
   return MemAlloc(&Pointer, Bytes) == CUDA_SUCCESS ? Pointer : 0;
 }
 
-bool Device::copyToDevice(CUdeviceptr Dst, const void *Src,
-                          std::size_t Bytes) {
+bool Device::copyToDevice(CUdeviceptr Dst, const void *Src, std::size_t Bytes) {
   return MemcpyHtoD(Dst, Src, Bytes) == CUDA_SUCCESS;
 }
 

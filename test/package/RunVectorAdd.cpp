@@ -45,8 +45,8 @@ int main(int Argc, char **Argv) {
     for (int I = 1; I < Argc; ++I) {
       Kernels.emplace_back(Argv[I]);
       if (Kernels.back().name() != "vector_add") {
-        std::fprintf(stderr, "FAILED: %s holds '%s', not vector_add\n",
-                     Argv[I], Kernels.back().name().c_str());
+        std::fprintf(stderr, "FAILED: %s holds '%s', not vector_add\n", Argv[I],
+                     Kernels.back().name().c_str());
         return 1;
       }
     }
@@ -112,8 +112,7 @@ int main(int Argc, char **Argv) {
     for (int64_t I = 0; I < Count; ++I)
       if (C[I] != A[I] + B[I]) {
         std::fprintf(stderr, "FAILED: %s: C[%lld] = %g, expected %g\n",
-                     Argv[K + 1], static_cast<long long>(I), C[I],
-                     A[I] + B[I]);
+                     Argv[K + 1], static_cast<long long>(I), C[I], A[I] + B[I]);
         return 1;
       }
     std::printf("%s: %lld sums correct\n", Argv[K + 1],

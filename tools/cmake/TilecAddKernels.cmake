@@ -82,6 +82,7 @@ function(tilec_add_kernels name)
                            BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   endif()
   list(JOIN TK_ARCHS "," arch_list)
+  list(JOIN TK_ARCHS " " shown_archs)
   set(flags --arch "${arch_list}")
   foreach(define IN LISTS TK_DEFINES)
     list(APPEND flags -D "${define}")
@@ -117,8 +118,9 @@ function(tilec_add_kernels name)
       ERROR_VARIABLE errors
       RESULT_VARIABLE status)
     if(NOT status EQUAL 0)
+      list(JOIN flags " " shown_flags)
       message(FATAL_ERROR "${fn}: tilec rejects '${source}' with "
-        "ARCHS ${TK_ARCHS} DEFINES ${TK_DEFINES}:\n${errors}")
+        "${shown_flags}:\n${errors}")
     endif()
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
                  "${source}")
@@ -142,7 +144,7 @@ function(tilec_add_kernels name)
               "${depfile}"
       DEPENDS "${source}" "$<TARGET_FILE:tilec::tilec>"
       DEPFILE "${depfile}"
-      COMMENT "tilec: compiling ${shown} for ${TK_ARCHS}"
+      COMMENT "tilec: compiling ${shown} for ${shown_archs}"
       VERBATIM)
   endforeach()
 

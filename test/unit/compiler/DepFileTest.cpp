@@ -13,8 +13,7 @@ TEST_CASE("plain paths are written as they are", "[depfile]") {
   CHECK(escapeMakePath("C:\\dir\\k.tile") == "C:\\dir\\k.tile");
 }
 
-TEST_CASE("spaces, hashes and dollars are escaped as clang does",
-          "[depfile]") {
+TEST_CASE("spaces, hashes and dollars are escaped as clang does", "[depfile]") {
   CHECK(escapeMakePath("my dir/k.tile") == "my\\ dir/k.tile");
   CHECK(escapeMakePath("a#b") == "a\\#b");
   CHECK(escapeMakePath("$HOME/k") == "$$HOME/k");
@@ -26,8 +25,7 @@ TEST_CASE("spaces, hashes and dollars are escaped as clang does",
 
 TEST_CASE("a rule lists the targets, a colon, then the prerequisites",
           "[depfile]") {
-  CHECK(formatMakeRule({"o/k.sm_80.cubin", "o/k.sm_80.json"},
-                       {"/s/k.tile"}) ==
+  CHECK(formatMakeRule({"o/k.sm_80.cubin", "o/k.sm_80.json"}, {"/s/k.tile"}) ==
         "o/k.sm_80.cubin o/k.sm_80.json: /s/k.tile\n");
   CHECK(formatMakeRule({"o/a b.json"}, {"x y.tile", "z.tile"}) ==
         "o/a\\ b.json: x\\ y.tile z.tile\n");
