@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The installed package, used from outside as an application would.
 
-    consumer_test.py --build BUILD [--runtime-build RTBUILD] [--work DIR]
+    consumer_test.py --build BUILD [--runtime-build RTBUILD]
+                     [--kernels-out DIR] [--work DIR]
 
 1. `cmake --install BUILD` into a temporary prefix; the tools, the libraries,
    the headers, the CMake package, tilert.pc and the Python module are there,
@@ -19,6 +20,8 @@
    no compiler, says so when tilec_add_kernels() or the `compiler` component
    is asked for, and the project builds and runs against it with the kernels
    of step 2 (as on the GPU machine).
+With --kernels-out, step 2's kernels (k/ and kfat/) are copied there, for
+tools/gpu/run_gpu_suite.sh to build and run the project on the GPU machine.
 Exits 0 when every check passed, 1 on the first failure.
 """
 
@@ -298,6 +301,8 @@ def main():
                         help="a build tree with the compiler, to install")
     parser.add_argument("--runtime-build",
                         help="a -DTILEC_BUILD_COMPILER=OFF build tree")
+    parser.add_argument("--kernels-out",
+                        help="copy the project's kernels (k/, kfat/) here")
     parser.add_argument("--work", help="scratch folder (default: a new "
                         "temporary one, removed after a success)")
     args = parser.parse_args()
@@ -318,6 +323,11 @@ def main():
         pkg_config_program(work, prefix, kernel_json)
         python_module(prefix, kernel_json)
         bad_calls(work, prefix)
+        if args.kernels_out:
+            shutil.rmtree(args.kernels_out, ignore_errors=True)
+            for name in ("k", "kfat"):
+                shutil.copytree(os.path.join(tree, name),
+                                os.path.join(args.kernels_out, name))
         if args.runtime_build:
             runtime_only(work, os.path.abspath(args.runtime_build), tree)
     except Failure as failure:
