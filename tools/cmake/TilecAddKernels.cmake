@@ -13,8 +13,9 @@
 # for every kernel of the source and every arch (<kernel> is the file-name
 # stem tilec gives a kernel: its name plus the -D values that differ from the
 # defaults). With FATBIN it writes <dir>/<kernel>.fatbin (SASS for every arch
-# plus PTX of the oldest one, for newer GPUs) and the JSONs instead, which the
-# runtime loads on any of those architectures. The target's properties
+# plus the PTX of the newest one that is not arch-specific, for newer GPUs)
+# and the JSONs instead, which the runtime loads on any of those
+# architectures. The target's properties
 # TILEC_OUTPUT_DIRECTORY and TILEC_OUTPUTS hold where and what it writes.
 #
 # Configuring runs `tilec -M` on each source (the front end only) to learn
