@@ -3,6 +3,7 @@
 #include "compiler/Driver.h"
 
 #include "compiler/ASTPrinter.h"
+#include "compiler/DepFile.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/Limits.h"
 #include "compiler/MLIRGen.h"
@@ -95,8 +96,14 @@ private:
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
   bool runCodegen(const KernelJob &Job, const std::string &Stem,
                   std::vector<ArtifactFile> &Artifacts);
+  void predictCodegenArtifacts(const std::string &Stem,
+                               const EmitStages &Stages,
+                               std::vector<ArtifactFile> &Artifacts);
   bool printToolCommands(mlir::tile::KernelOp Kernel, const EmitStages &Stages);
+  bool planOutputFiles(const std::vector<ArtifactFile> &Artifacts,
+                       std::string &Dir, std::vector<ArtifactFile> &Files);
   bool writeArtifacts(const std::vector<ArtifactFile> &Artifacts);
+  bool writeDependencies(const std::vector<ArtifactFile> &Artifacts);
   void error(const std::string &Message) { Diags.error(SourceLoc(), Message); }
   /// Returns true if a binary stage (cubin, fatbin) is emitted.
   bool emitsBinary() const {
@@ -212,6 +219,22 @@ bool Driver::parseOptions() {
       }))
     error("--stats reports what ptxas assembled: emit llvm, ptx, cubin, "
           "fatbin or json");
+  if (Options.WriteDepFile && Options.DepsOnly)
+    error("-M writes only the dependency rule and -MD writes it beside the "
+          "artifacts: give one of them");
+  else if (Options.WriteDepFile && Options.DepFile.empty())
+    error("-MD writes a dependency file: name it with -MF FILE");
+  else if (!Options.DepFile.empty() && !Options.WriteDepFile &&
+           !Options.DepsOnly)
+    error("-MF " + Options.DepFile +
+          " names the dependency file of -MD or -M: give one of them");
+  if ((Options.WriteDepFile || Options.DepsOnly) && writesToStdout())
+    error(std::string(Options.DepsOnly ? "-M" : "-MD") +
+          " lists the files a run writes, but this one prints to standard "
+          "output: name a directory or file with -o");
+  if (Options.WriteDepFile && Options.DryRun)
+    error("--dry-run writes nothing for -MD to list; use -M for the "
+          "dependency rule alone");
   Sema.SelectedKernels = KernelNames;
   Sema.ReportUnmatched = Options.InputPaths.size() == 1;
   DefineUsed.assign(Sema.Defines.size(), false);
@@ -281,9 +304,13 @@ int Driver::run() {
   reportUnmatchedOptions();
   if (Diags.hasErrors())
     return 1;
+  if (Options.DepsOnly)
+    return writeDependencies(Artifacts) ? 0 : 1;
   if (Options.DryRun)
     return 0;
-  return writeArtifacts(Artifacts) ? 0 : 1;
+  if (!writeArtifacts(Artifacts))
+    return 1;
+  return !Options.WriteDepFile || writeDependencies(Artifacts) ? 0 : 1;
 }
 
 /// With several input files, reports the -D and --kernel that no file
@@ -434,6 +461,10 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     return true;
   mlir::ModuleOp Module = Job.Module;
   mlir::tile::KernelOp Kernel = *Module.getOps<mlir::tile::KernelOp>().begin();
+  if (Options.DepsOnly) {
+    predictCodegenArtifacts(Stem, Stages, Artifacts);
+    return true;
+  }
   if (Options.DryRun)
     return printToolCommands(Kernel, Stages);
   KernelSource SourceInfo{Source->getName(), sha256Hex(Source->getContents())};
@@ -483,6 +514,24 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     return false;
   llvm::append_range(Artifacts, std::move(*Files));
   return true;
+}
+
+/// Appends the files the code generator writes for `Stages` of the kernel
+/// with file-name stem `Stem` (renderKernelArtifacts in
+/// codegen/ArtifactWriter.h), without contents: `<stem>.fatbin`, then per
+/// architecture `<stem>.<arch>.<ext>` in stage order. -M lists them.
+void Driver::predictCodegenArtifacts(const std::string &Stem,
+                                     const EmitStages &Stages,
+                                     std::vector<ArtifactFile> &Artifacts) {
+  if (Stages.fatbin)
+    Artifacts.push_back({Stem + ".fatbin", ""});
+  for (Arch Target : Archs) {
+    std::string Prefix = Stem + "." + getArchName(Target) + ".";
+    for (Stage S :
+         {Stage::TileGPU, Stage::LLVM, Stage::Cubin, Stage::PTX, Stage::JSON})
+      if (llvm::is_contained(Emit, S))
+        Artifacts.push_back({Prefix + getStageExtension(S).str(), ""});
+  }
 }
 
 /// Prints the ptxas and fatbinary commands that compiling `Kernel` for
@@ -554,7 +603,13 @@ std::string Driver::printFrontEndStage(const KernelJob &Job, Stage S) {
   return Text;
 }
 
-bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
+/// Checks that a single output (-o FILE, a binary on -o -) gets a single
+/// artifact, then sets `Dir` and `Files` to where the artifacts go when they
+/// are not printed: -o's directory (or the current one) and the artifacts,
+/// or, for -o FILE, its directory and the one artifact renamed.
+bool Driver::planOutputFiles(const std::vector<ArtifactFile> &Artifacts,
+                             std::string &Dir,
+                             std::vector<ArtifactFile> &Files) {
   bool Binary = emitsBinary();
   std::optional<OutputKind> Kind = getOutputKind();
   // A file, or a binary on standard output, holds exactly one artifact.
@@ -572,17 +627,8 @@ bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
           "--kernel, --arch), or name a directory (-o DIR, -o DIR/)");
     return false;
   }
-  if (Kind == OutputKind::Stdout || (!Kind && !Binary)) {
-    for (std::size_t I = 0; I != Artifacts.size(); ++I) {
-      if (I)
-        Out << "// -----\n";
-      Out << Artifacts[I].contents;
-    }
-    Out.flush();
-    return true;
-  }
-  std::string Dir = Options.Output.value_or(".");
-  std::vector<ArtifactFile> Files = Artifacts;
+  Dir = Options.Output.value_or(".");
+  Files = Artifacts;
   if (Kind == OutputKind::File) {
     llvm::StringRef Path = *Options.Output;
     for (const std::string &Input : Options.InputPaths) {
@@ -597,8 +643,72 @@ bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
       Dir = ".";
     Files.front().name = llvm::sys::path::filename(Path).str();
   }
+  return true;
+}
+
+bool Driver::writeArtifacts(const std::vector<ArtifactFile> &Artifacts) {
+  std::string Dir;
+  std::vector<ArtifactFile> Files;
+  if (!planOutputFiles(Artifacts, Dir, Files))
+    return false;
+  if (writesToStdout()) {
+    for (std::size_t I = 0; I != Artifacts.size(); ++I) {
+      if (I)
+        Out << "// -----\n";
+      Out << Artifacts[I].contents;
+    }
+    Out.flush();
+    return true;
+  }
   if (llvm::Error Failure = writeArtifactFiles(Dir, Files)) {
     error(llvm::toString(std::move(Failure)));
+    return false;
+  }
+  return true;
+}
+
+/// Writes the Make rule of the files the artifacts go to (their paths as -o
+/// spells them) and the input files (standard input has no name) to -MF's
+/// file, or, for -M without -MF, to `Out`.
+bool Driver::writeDependencies(const std::vector<ArtifactFile> &Artifacts) {
+  std::string Dir;
+  std::vector<ArtifactFile> Files;
+  if (!planOutputFiles(Artifacts, Dir, Files))
+    return false;
+  std::vector<std::string> Targets, Inputs;
+  for (const ArtifactFile &File : Files) {
+    if (!Options.Output) {
+      Targets.push_back(File.name);
+      continue;
+    }
+    llvm::SmallString<256> Path(Dir);
+    llvm::sys::path::append(Path, File.name);
+    Targets.push_back(std::string(Path));
+  }
+  for (const std::string &Input : Options.InputPaths)
+    if (Input != "-")
+      Inputs.push_back(Input);
+  std::string Rule = formatMakeRule(Targets, Inputs);
+  if (Options.DepFile.empty()) {
+    Out << Rule;
+    Out.flush();
+    return true;
+  }
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Options.DepFile);
+  if (!Parent.empty())
+    if (std::error_code Failure = llvm::sys::fs::create_directories(Parent)) {
+      error("cannot create '" + Parent.str() + "' for -MF " + Options.DepFile +
+            ": " + Failure.message());
+      return false;
+    }
+  llvm::Error Failure =
+      llvm::writeToOutput(Options.DepFile, [&](llvm::raw_ostream &OS) {
+        OS << Rule;
+        return llvm::Error::success();
+      });
+  if (Failure) {
+    error("cannot write the dependency file '" + Options.DepFile +
+          "': " + llvm::toString(std::move(Failure)));
     return false;
   }
   return true;

@@ -90,12 +90,23 @@ struct DriverOptions {
   /// commands (ptxas, fatbinary) the run would execute to `Out` instead of
   /// compiling; nothing is written.
   bool DryRun = false;
+  /// `-MD`: once the artifacts are written, write a Make rule to `DepFile`
+  /// whose targets are the files written and whose prerequisites are the
+  /// input files (compiler/DepFile.h).
+  bool WriteDepFile = false;
+  /// `-M`: run the front end, then write the Make rule of the files the same
+  /// run without `-M` would write to `DepFile` or, when it is empty, to
+  /// `Out`; nothing is compiled or written.
+  bool DepsOnly = false;
+  /// `-MF`: the dependency file of `-MD` (required) or `-M`.
+  std::string DepFile;
 };
 
 /// Runs one compilation. Artifacts go to `Output` or, without it, to `Out`
 /// (several separated by `// -----` lines) unless a binary stage was asked
 /// for, in which case they all go to the current directory; diagnostics go
 /// to `Err`. Files are named `<stem>.<arch>.<ext>` (compiler/OutputNames.h).
+/// With `WriteDepFile` or `DepsOnly`, also writes their dependency rule.
 /// Returns the exit status: 0 on success, 1 on any error.
 int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);

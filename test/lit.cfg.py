@@ -13,8 +13,8 @@ config.suffixes = [".mlir", ".tile"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "Inputs", "corpus", "fuzz", "gpu", "runtime", "unit",
-                   "utils"]
+                   "Inputs", "corpus", "fuzz", "gpu", "package", "runtime",
+                   "unit", "utils"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%specs", os.path.join(config.tilec_src_root, "specs")))

@@ -6,8 +6,12 @@
 #      tests) into build-gpu/;
 #   3. run the unit tests (CTest, label != gpu);
 #   4. run the GPU tests on those kernels, with a GPU required;
-#   5. time vector_add through tile-bench;
-#   6. benchmark the elementwise kernels against PyTorch in one process;
+#   5. install the runtime into OUTDIR/package/prefix and build the project
+#      of test/package against it alone, with the kernels its build on the
+#      development machine compiled (cubins and a fatbin for sm_80 + sm_90a),
+#      and run them through libtilert.so and libtilert.a;
+#   6. time vector_add through tile-bench;
+#   7. benchmark the elementwise kernels against PyTorch in one process;
 # then print a summary and the benchmark table last. Logs and JSON results go
 # to OUTDIR. Exits non-zero if any step failed.
 #
@@ -17,7 +21,9 @@
 # `cmake --build build --target gpu-kernels` compiles them into build/kernels
 # with the tilec built there; carry that folder here with the checkout.
 # Environment: TILEC_KERNEL_DIR (default build/kernels) holds the compiled
-# kernels; BUILD_DIR (default build-gpu) the build tree. Headers the machine
+# kernels; TILEC_PACKAGE_KERNEL_DIR (default build/package-kernels, written
+# by the CTest test package-consumer) those of test/package; BUILD_DIR
+# (default build-gpu) the build tree. Headers the machine
 # lacks (dlpack, CLI11, Catch2) are taken from .deps/include.
 set -euo pipefail
 
@@ -29,6 +35,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$1"
 outdir=$(cd "$1" && pwd)
 kernels=${TILEC_KERNEL_DIR:-$root/build/kernels}
+package_kernels=${TILEC_PACKAGE_KERNEL_DIR:-$root/build/package-kernels}
 build=${BUILD_DIR:-$root/build-gpu}
 declare -A results
 
@@ -61,6 +68,43 @@ if ((gpu_rc == 0)); then
   results[gpu]="passed ($(tail -n 1 "$outdir/gpu_tests.log"))"
 else
   results[gpu]="FAILED ($(tail -n 1 "$outdir/gpu_tests.log"))"
+fi
+
+step "installed package: test/package with $package_kernels"
+package_build() {
+  # The carried kernels must come from this checkout's vector_add.tile.
+  # (Each command is checked: errexit does not apply inside an `if`.)
+  python3 - "$root/specs/vector_add.tile" "$package_kernels" <<'PY' || return 1
+import glob, hashlib, json, os, sys
+digest = hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest()
+jsons = glob.glob(os.path.join(sys.argv[2], "*", "*.json"))
+if not jsons:
+    sys.exit("no kernels in %s (run ctest -R package-consumer on the "
+             "development machine and carry build/package-kernels)" % sys.argv[2])
+for path in jsons:
+    if json.load(open(path))["source"]["sha256"] != digest:
+        sys.exit("%s was not compiled from this checkout's %s" % (path, sys.argv[1]))
+PY
+  local package=$outdir/package
+  rm -rf "$package" &&
+    cmake --install "$build" --prefix "$package/prefix" &&
+    cmake -G Ninja -S "$root/test/package" -B "$package/build" \
+      -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$package/prefix" \
+      -DCONSUMER_KERNEL_DIR="$package_kernels" &&
+    cmake --build "$package/build" || return 1
+  # Exit status 77 (no GPU) is a failure here.
+  "$package/build/run-vector-add" \
+    "$package_kernels/k/vector_add.sm_90a.json" \
+    "$package_kernels/k/vector_add.sm_80.json" &&
+    "$package/build/run-vector-add" \
+      "$package_kernels/kfat/vector_add.sm_80.json" &&
+    "$package/build/run-vector-add-static" \
+      "$package_kernels/kfat/vector_add.sm_90a.json"
+}
+if package_build 2>&1 | tee "$outdir/package.log"; then
+  results[package]=passed
+else
+  results[package]="FAILED (see $outdir/package.log)"
 fi
 
 step "tile-bench vector_add f32"
@@ -101,7 +145,7 @@ fi
 
 status=0
 step "summary (logs and JSON in $outdir)"
-for name in unit gpu tile_bench bench; do
+for name in unit gpu package tile_bench bench; do
   printf '%-11s %s\n' "$name" "${results[$name]}"
   [[ ${results[$name]} == passed* ]] || status=1
 done

@@ -8,6 +8,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev catch2 libdlpack-dev
   clang-14 libclang-rt-14-dev
+  pkgconf
 )
 
 missing=()

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds tilec and runs the whole test suite: the lit
-# tests, the Catch2 unit tests, the runtime tests, the GPU tests (which skip
-# with a visible message when no GPU is present) and a short fuzzing run of
-# the front end. Exits non-zero on the first failure.
+# tests, the Catch2 unit tests, the runtime tests, the installed package with
+# a project outside the tree (also against a runtime-only build), the GPU
+# tests (which skip with a visible message when no GPU is present) and a
+# short fuzzing run of the front end. Exits non-zero on the first failure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build_dir=${BUILD_DIR:-$root/build}
 fuzz_dir=${FUZZ_BUILD_DIR:-$root/build-fuzz}
+runtime_dir=${RUNTIME_BUILD_DIR:-$root/build-runtime}
 
 "$root/tools/scripts/install-deps.sh"
 BUILD_DIR=$build_dir "$root/tools/scripts/build.sh"
@@ -30,6 +32,16 @@ if ((gpu_status == 77)); then
 elif ((gpu_status != 0)); then
   exit "$gpu_status"
 fi
+
+# CTest ran test/package/consumer_test.py on this build (package-consumer);
+# this runs it again with a runtime-only build as well: what its install
+# holds, what it refuses, and the consumer project built against it.
+echo "== the installed package, with a runtime-only build ($runtime_dir)"
+cmake -G Ninja -S "$root" -B "$runtime_dir" -DCMAKE_BUILD_TYPE=Release \
+  -DTILEC_BUILD_COMPILER=OFF -DTILEC_BUILD_TESTS=OFF >/dev/null
+cmake --build "$runtime_dir" -j "$(nproc)"
+python3 "$root/test/package/consumer_test.py" --build "$build_dir" \
+  --runtime-build "$runtime_dir"
 
 echo "== fuzzing the front end for 60 s (clang-14, libFuzzer + ASan/UBSan)"
 CC=clang-14 CXX=clang++-14 cmake -G Ninja -S "$root" -B "$fuzz_dir" \

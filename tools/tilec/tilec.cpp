@@ -35,6 +35,9 @@ constexpr const char *Examples = R"(Examples:
       write out/vector_add.fatbin (both cubins plus PTX) and one JSON per arch
   tilec specs/vector_add.tile specs/scale_add.tile specs/gelu.tile -o out/
       compile the kernels of three files into out/ (all or nothing)
+  tilec specs/vector_add.tile -o out/ -MD -MF out/vector_add.d
+      also write the Make rule 'out/vector_add.sm_90a.cubin
+      out/vector_add.sm_90a.json: specs/vector_add.tile' to out/vector_add.d
 )";
 
 constexpr const char *Outputs =
@@ -120,6 +123,16 @@ int main(int Argc, char **Argv) {
                "Check the sources, then print the ptxas and fatbinary "
                "commands the compilation would run instead of running it; "
                "write nothing (also spelled -###)");
+  App.add_flag("--deps", Options.WriteDepFile,
+               "Also write a Make rule to the --deps-file: the files "
+               "written depend on the input files (also spelled -MD)");
+  App.add_flag("--deps-only", Options.DepsOnly,
+               "Check the sources, then write only the Make rule of the "
+               "files the run would write, to the --deps-file or standard "
+               "output; compile and write nothing (also spelled -M)");
+  App.add_option("--deps-file", Options.DepFile,
+                 "The dependency file of --deps or --deps-only (also "
+                 "spelled -MF FILE)");
   App.add_flag("--print-ir-after-all", Options.PrintIRAfterAll,
                "Print the IR after every MLIR pass and every LLVM step to "
                "standard error");
@@ -129,7 +142,8 @@ int main(int Argc, char **Argv) {
   // Spellings CLI11 cannot declare: a bare -O, as C compilers accept it, is
   // -O3 rather than an option that takes the next argument (a flag, the
   // input file) as its level; -lineinfo is nvcc's spelling of --lineinfo,
-  // -### clang's of --dry-run.
+  // -### clang's of --dry-run; -MD, -M and -MF FILE (or -MFFILE) are clang's
+  // and nvcc's of --deps, --deps-only and --deps-file.
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
   for (std::string &Arg : Args) {
     if (Arg == "-O")
@@ -138,6 +152,14 @@ int main(int Argc, char **Argv) {
       Arg = "--lineinfo";
     else if (Arg == "-###")
       Arg = "--dry-run";
+    else if (Arg == "-MD")
+      Arg = "--deps";
+    else if (Arg == "-M")
+      Arg = "--deps-only";
+    else if (Arg == "-MF")
+      Arg = "--deps-file";
+    else if (Arg.rfind("-MF", 0) == 0)
+      Arg = "--deps-file=" + Arg.substr(3);
   }
   // CLI11 takes the arguments last first, without the program's name.
   std::reverse(Args.begin(), Args.end());
