@@ -44,6 +44,11 @@ constexpr int64_t kMaxUnrolledParallelCost = 8192;
 /// emitted as straight-line stores.
 constexpr int64_t kMaxUnrolledFill = 256;
 
+/// A replicated fragment of at most this many elements read at an index
+/// known only at run time is read through a chain of selects over its
+/// registers (which then stay registers) instead of through local memory.
+constexpr int64_t kMaxSelectedRegisters = 16;
+
 /// The most the copies of a vectorized loop body, one per lane, may cost
 /// together when `tile-infer-layouts` chooses a loop's vector width.
 constexpr uint64_t kMaxVectorizedBodyCost = 4096;

@@ -21,24 +21,85 @@ Type accumulatorTypeOf(Type source, Type target) {
   return IntegerType::get(context, bits > 32 ? 64 : 32);
 }
 
-/// The output every thread's register `reg` adds to, -1 if no thread holds
-/// an element there, or std::nullopt if threads differ.
-std::optional<int64_t>
-uniformOutput(tile::DistributedLayoutAttrInterface layout,
-              ArrayRef<int64_t> shape, int64_t dim, int64_t threads,
-              int64_t reg) {
-  int64_t output = -1;
-  for (int64_t thread = 0; thread < threads; ++thread) {
-    std::optional<SmallVector<int64_t>> coordinates =
-        layout.getElementCoordinates(shape, threads, thread, reg);
-    if (!coordinates)
+/// The output of the element of every thread's register `reg` (-1 where a
+/// thread holds none).
+SmallVector<int64_t>
+registerOutputs(tile::DistributedLayoutAttrInterface layout,
+                ArrayRef<int64_t> shape, int64_t dim, int64_t threads,
+                int64_t reg) {
+  SmallVector<int64_t> outputs(threads, -1);
+  for (int64_t thread = 0; thread < threads; ++thread)
+    if (std::optional<SmallVector<int64_t>> coordinates =
+            layout.getElementCoordinates(shape, threads, thread, reg))
+      outputs[thread] = reductionOutputIndex(shape, dim, *coordinates);
+  return outputs;
+}
+
+/// The output the lanes of group `group` of `groupSize` lanes hold in
+/// `outputs` (-1 if none does), or std::nullopt if they differ.
+std::optional<int64_t> groupOutput(ArrayRef<int64_t> outputs, int64_t group,
+                                   int64_t groupSize) {
+  int64_t found = -1;
+  for (int64_t output : outputs.slice(group * groupSize, groupSize)) {
+    if (output < 0)
       continue;
-    int64_t found = reductionOutputIndex(shape, dim, *coordinates);
-    if (output >= 0 && found != output)
+    if (found >= 0 && output != found)
       return std::nullopt;
-    output = found;
+    found = output;
   }
-  return output;
+  return found;
+}
+
+/// Fills the Registers fields of `plan` for a fragment source, or returns
+/// false if its registers do not sort into slots of lane groups.
+bool planRegisters(ReductionPlan &plan,
+                   tile::DistributedLayoutAttrInterface layout,
+                   ArrayRef<int64_t> shape, int64_t dim) {
+  int64_t threads = plan.threads;
+  int64_t registers = layout.getElementsPerThread(shape, threads);
+  SmallVector<SmallVector<int64_t>> outputs;
+  for (int64_t reg = 0; reg < registers; ++reg)
+    outputs.push_back(registerOutputs(layout, shape, dim, threads, reg));
+  // The widest group whose lanes agree in every register.
+  for (int64_t groupSize = 32; groupSize >= 1; groupSize /= 2) {
+    int64_t groups = threads / groupSize;
+    // Every register's per-group outputs: its signature.
+    SmallVector<SmallVector<int64_t>> signatures;
+    bool agree = true;
+    for (ArrayRef<int64_t> perThread : outputs) {
+      SmallVector<int64_t> signature;
+      for (int64_t group = 0; group < groups && agree; ++group) {
+        std::optional<int64_t> output =
+            groupOutput(perThread, group, groupSize);
+        agree = output.has_value();
+        signature.push_back(output.value_or(-1));
+      }
+      signatures.push_back(std::move(signature));
+    }
+    if (!agree)
+      continue;
+    // Registers with one signature share a slot.
+    plan.groupSize = groupSize;
+    plan.registerSlots.clear();
+    plan.entryOutputs.clear();
+    SmallVector<SmallVector<int64_t>> slotSignatures;
+    for (ArrayRef<int64_t> signature : signatures) {
+      if (llvm::all_of(signature, [](int64_t o) { return o < 0; })) {
+        plan.registerSlots.push_back(-1);
+        continue;
+      }
+      auto found = llvm::find_if(
+          slotSignatures, [&](ArrayRef<int64_t> s) { return s == signature; });
+      plan.registerSlots.push_back(found - slotSignatures.begin());
+      if (found == slotSignatures.end())
+        slotSignatures.push_back(SmallVector<int64_t>(signature));
+    }
+    plan.slots = slotSignatures.size();
+    for (ArrayRef<int64_t> signature : slotSignatures)
+      llvm::append_range(plan.entryOutputs, signature);
+    return true;
+  }
+  return false;
 }
 } // namespace
 
@@ -56,7 +117,7 @@ int64_t ReductionPlan::getScratchElements() const {
   case Strategy::PerThread:
     return 0;
   case Strategy::Registers:
-    return warps > 1 ? outputs * warps : 0;
+    return getGroups() > 1 ? slots * getGroups() : 0;
   case Strategy::SharedMemory:
     return stagedElements + outputs;
   }
@@ -79,6 +140,7 @@ FailureOr<ReductionPlan> tilec::planReduction(tile::ReduceOp reduce,
   plan.extent = shape[dim];
   plan.outputs = elements / plan.extent;
   plan.warps = threads / 32;
+  plan.threads = threads;
   plan.accumulatorType =
       accumulatorTypeOf(source.getElementType(), target.getElementType());
   if (source.isShared())
@@ -93,19 +155,13 @@ FailureOr<ReductionPlan> tilec::planReduction(tile::ReduceOp reduce,
     return plan;
   }
   plan.stagedElements = elements;
-  int64_t registers = layout.getElementsPerThread(shape, threads);
-  if (elements > kMaxPlannedElements)
+  if (elements > kMaxPlannedElements ||
+      !planRegisters(plan, layout, shape, dim))
     return plan;
-  SmallVector<int64_t> outputs;
-  for (int64_t reg = 0; reg < registers; ++reg) {
-    std::optional<int64_t> output =
-        uniformOutput(layout, shape, dim, threads, reg);
-    if (!output)
-      return plan;
-    outputs.push_back(*output);
-  }
+  // Exchanging more partials than elements: staging is cheaper.
+  if (plan.slots * plan.getGroups() > elements)
+    return plan;
   plan.strategy = ReductionPlan::Strategy::Registers;
-  plan.registerOutputs = std::move(outputs);
   plan.stagedElements = 0;
   return plan;
 }

@@ -6,13 +6,17 @@
 //
 // * PerThread: the source is a `#tile.replicated` fragment; every thread
 //   reduces its own copy.
-// * Registers: the source is a distributed fragment in which every register
-//   contributes to the same output element in every thread (a `#tile.flat`
-//   fragment whose steps each lie in one output's line, as a row of softmax
-//   or of a row sum). Each thread folds its registers into one partial per
-//   output, the warp combines partials with a butterfly of `shfl.sync.bfly`,
-//   lane 0 of every warp writes the warp's partials to scratch
-//   ([outputs][warps]) and every thread combines the warps' partials.
+// * Registers: the source is a distributed fragment whose registers can be
+//   sorted into "slots" such that, in every aligned group of `groupSize`
+//   lanes (a power of two up to 32), all lanes' registers of one slot hold
+//   elements of one output (a `#tile.flat` fragment whose steps each lie in
+//   a line, or cover whole lines a warp or a lane group each; a `#tile.mma`
+//   accumulator, whose rows are held by lane quads). Each thread folds its
+//   registers into one partial per slot, the group combines its partials
+//   with a `shfl.sync.bfly` butterfly, and, if the block has several groups,
+//   the first lane of every group writes its partials to scratch
+//   ([slots][groups]), from which every thread combines the entries of
+//   every output.
 // * SharedMemory: anything else (a shared source, a `#tile.mma` fragment, a
 //   flat fragment whose steps straddle lines). The fragment is written to
 //   scratch row-major (a shared source is read in place); warp `w` reduces
@@ -42,9 +46,21 @@ struct ReductionPlan {
   int64_t extent = 0;
   /// Warps of the block.
   int64_t warps = 0;
-  /// Registers: the output each source register adds to, or -1 for a
-  /// register that holds no element in any thread.
-  llvm::SmallVector<int64_t> registerOutputs;
+  /// Threads of the block.
+  int64_t threads = 0;
+  /// Registers: lanes of a group (a power of two, at most 32).
+  int64_t groupSize = 0;
+  /// Registers: the slot of every source register, or -1 for a register
+  /// that holds no element in any thread.
+  llvm::SmallVector<int64_t> registerSlots;
+  /// Registers: the number of slots.
+  int64_t slots = 0;
+  /// Registers: the output that slot `s` of group `g` holds, at
+  /// `s * getGroups() + g`, or -1 if it holds none.
+  llvm::SmallVector<int64_t> entryOutputs;
+
+  /// Registers: lane groups in the block.
+  int64_t getGroups() const { return groupSize ? threads / groupSize : 0; }
   /// The type partial results are kept in.
   mlir::Type accumulatorType;
   /// Elements of the source (SharedMemory with a fragment source: written to

@@ -48,13 +48,18 @@ bool writesLocalBuffer(tile::ParallelOp loop) {
   return result.wasInterrupted();
 }
 
-/// The vector width `loop` would like on its own.
+/// The vector width `loop` would like on its own, or 0 if any would do (it
+/// has no contiguous global accesses and its body is short enough to be
+/// emitted once per lane of the widest vector).
 int64_t preferredVectorWidth(tile::ParallelOp loop) {
   if (writesLocalBuffer(loop))
     return 1;
-  int64_t width = 1;
-  for (const VectorizableAccess &access :
-       findContiguousAccesses(loop, kMaxVectorBytes))
+  SmallVector<VectorizableAccess> accesses =
+      findContiguousAccesses(loop, kMaxVectorBytes);
+  // Without accesses of its own, the widest vector (one byte elements) is
+  // only capped by the body's size.
+  int64_t width = accesses.empty() ? kMaxVectorBytes : 1;
+  for (const VectorizableAccess &access : accesses)
     width = std::max(width, access.chunkWidth);
   // Every lane gets its own copy of the body: a long body gets fewer lanes.
   uint64_t bodyCost = estimateEmittedCost(loop.getBody().front());
@@ -63,7 +68,7 @@ int64_t preferredVectorWidth(tile::ParallelOp loop) {
                        llvm::SaturatingMultiply(bodyCost, uint64_t(width)) >
                            kMaxVectorizedBodyCost))
     width /= 2;
-  return width;
+  return accesses.empty() && width == kMaxVectorBytes ? 0 : width;
 }
 
 /// The rule of `tile.parallel`: the loop and its fragments share a layout.
@@ -76,9 +81,10 @@ struct ParallelLayoutRule
     if (loop->getParentOfType<tile::ParallelOp>())
       return loop.emitOpError("nested inside another 'tile.parallel' is not "
                               "supported by the code generator");
+    int64_t width = preferredVectorWidth(loop);
     constraints.addHolder(
-        loop, tile::FlatLayoutAttr::get(loop.getContext(),
-                                        preferredVectorWidth(loop)));
+        loop, width ? tile::FlatLayoutAttr::get(loop.getContext(), width)
+                    : tile::FlatLayoutAttr());
     WalkResult result =
         loop.getBody().walk([&](tile::AccessOpInterface access) {
           auto type = cast<tile::BufferType>(access.getBuffer().getType());

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -158,6 +159,34 @@ void KernelLowering::storeFragmentRegister(Location loc,
 
 namespace {
 
+/// The element of a small replicated fragment that `load` reads at
+/// `indices` known only at run time, chosen among the fragment's registers
+/// by a chain of selects; null for any other load.
+Value selectReplicatedElement(KernelLowering &lowering, tile::LoadOp load,
+                              ArrayRef<Value> indices) {
+  const PrivateBuffer *buffer = lowering.findPrivate(load.getBuffer());
+  if (!buffer ||
+      !isa_and_nonnull<tile::ReplicatedLayoutAttr>(buffer->fragmentLayout) ||
+      buffer->size > kMaxSelectedRegisters)
+    return Value();
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = load.getLoc();
+  auto type = cast<tile::BufferType>(load.getBuffer().getType());
+  Value linear = lowering.rowMajorOffset(loc, indices, type.getShape());
+  if (getConstantIntValue(linear))
+    return Value();
+  Value element = lowering.loadFragmentRegister(loc, *buffer, 0);
+  for (int64_t reg = 1; reg < buffer->size; ++reg) {
+    Value isReg =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, linear,
+                              lowering.indexConstant(loc, reg));
+    element = arith::SelectOp::create(
+        builder, loc, isReg, lowering.loadFragmentRegister(loc, *buffer, reg),
+        element);
+  }
+  return element;
+}
+
 LogicalResult lowerLoad(KernelLowering &lowering, tile::LoadOp load,
                         Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
@@ -183,6 +212,10 @@ LogicalResult lowerLoad(KernelLowering &lowering, tile::LoadOp load,
   }
   if (const SharedBuffer *shared = lowering.findShared(load.getBuffer()))
     return lowering.loadShared(load, *shared, lane);
+  if (Value selected = selectReplicatedElement(lowering, load, indices)) {
+    lane.map.map(load.getResult(), selected);
+    return success();
+  }
   FailureOr<Value> pointer =
       lowering.privatePointer(load, load.getBuffer(), indices, lane);
   if (failed(pointer))

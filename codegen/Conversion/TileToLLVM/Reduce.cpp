@@ -2,11 +2,11 @@
 //
 // The lowering of `tile.reduce` as its plan says (passes/Analysis/
 // ReductionPlan.h): per thread, in registers with a `shfl.sync.bfly`
-// butterfly per warp and the warps' partials exchanged through the scratch
-// tile, or through shared memory. Every thread ends with the whole result,
-// which it stores into the target: every element of a replicated fragment
-// or a local buffer, its share of a shared tile. The reduction ends with a
-// barrier when it used shared memory, so that the next one may reuse the
+// butterfly per lane group and the groups' partials exchanged through the
+// scratch tile, or through shared memory. Every thread ends with the whole
+// result, which it stores into the target: every element of a replicated
+// fragment or a local buffer, its share of a shared tile. The reduction ends
+// with a barrier when it used shared memory, so that the next one may reuse the
 // scratch bytes.
 //
 //===----------------------------------------------------------------------===//
@@ -57,9 +57,11 @@ private:
   Value combine(Value a, Value b);
   /// The value of `value` in the lane whose index differs in bit `offset`.
   Value shuffleXor(Value value, int64_t offset);
-  /// Combines `value` over the 32 lanes of the warp; every lane gets the
-  /// result.
-  Value reduceWarp(Value value);
+  /// Combines `value` over the `lanes` lanes of an aligned lane group (a
+  /// power of two up to 32); every lane gets the result.
+  Value reduceLanes(Value value, int64_t lanes);
+  /// Combines `value` over the plan's lane group.
+  Value reduceGroup(Value value) { return reduceLanes(value, plan.groupSize); }
   /// Element `index` of the scratch tile.
   Value scratchPointer(Value index);
   /// The source element at `coordinates` (shared source or staged copy).
@@ -175,8 +177,8 @@ Value ReductionLowering::shuffleXor(Value value, int64_t offset) {
   return LLVM::BitcastOp::create(builder, loc, value.getType(), words);
 }
 
-Value ReductionLowering::reduceWarp(Value value) {
-  for (int64_t offset = kWarpSize / 2; offset >= 1; offset /= 2)
+Value ReductionLowering::reduceLanes(Value value, int64_t lanes) {
+  for (int64_t offset = lanes / 2; offset >= 1; offset /= 2)
     value = combine(value, shuffleXor(value, offset));
   return value;
 }
@@ -227,45 +229,49 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
   if (failed(elements.initialize()))
     return reduce.emitOpError("reduces a fragment whose layout ")
            << sourceType.getLayout() << " it cannot map";
-  for (auto [reg, output] : llvm::enumerate(plan.registerOutputs)) {
-    if (output < 0)
+  SmallVector<Value> partials(plan.slots, identity());
+  for (auto [reg, slot] : llvm::enumerate(plan.registerSlots)) {
+    if (slot < 0)
       continue;
     Value value = prepare(lowering.loadFragmentRegister(loc, *source, reg));
     // A padding register of a partial step adds nothing.
     if (Value valid = elements.lookup(reg).valid)
       value = arith::SelectOp::create(builder, loc, valid, value, identity());
-    results[output] = combine(results[output], value);
+    partials[slot] = combine(partials[slot], value);
   }
-  for (Value &result : results)
-    result = reduceWarp(result);
-  if (plan.warps == 1)
-    return success();
+  for (Value &partial : partials)
+    partial = reduceGroup(partial);
 
-  // Lane 0 of every warp publishes the warp's partials; every thread then
-  // combines the warps'.
+  int64_t groups = plan.getGroups();
+  if (groups == 1) {
+    for (auto [slot, partial] : llvm::enumerate(partials))
+      if (int64_t output = plan.entryOutputs[slot]; output >= 0)
+        results[output] = combine(results[output], partial);
+    return success();
+  }
+  // The first lane of every group publishes the group's partials; every
+  // thread then combines the entries of every output.
   Value thread = lowering.getThreadIndex();
-  Value warp =
-      arith::DivUIOp::create(builder, loc, thread, constant(kWarpSize));
+  Value group =
+      arith::DivUIOp::create(builder, loc, thread, constant(plan.groupSize));
   Value isFirstLane = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(builder, loc, thread, constant(kWarpSize)),
+      arith::RemUIOp::create(builder, loc, thread, constant(plan.groupSize)),
       constant(0));
   emitIf(isFirstLane, [&] {
-    for (auto [output, result] : llvm::enumerate(results)) {
-      Value index = arith::AddIOp::create(builder, loc,
-                                          constant(output * plan.warps), warp);
-      LLVM::StoreOp::create(builder, loc, result, scratchPointer(index));
+    for (auto [slot, partial] : llvm::enumerate(partials)) {
+      Value index =
+          arith::AddIOp::create(builder, loc, constant(slot * groups), group);
+      LLVM::StoreOp::create(builder, loc, partial, scratchPointer(index));
     }
   });
   lowering.emitBarrier(loc);
-  for (auto [output, result] : llvm::enumerate(results)) {
-    result = identity();
-    for (int64_t w = 0; w < plan.warps; ++w)
-      result = combine(result,
-                       LLVM::LoadOp::create(
-                           builder, loc, accumulator,
-                           scratchPointer(constant(output * plan.warps + w))));
-  }
+  for (auto [entry, output] : llvm::enumerate(plan.entryOutputs))
+    if (output >= 0)
+      results[output] =
+          combine(results[output],
+                  LLVM::LoadOp::create(builder, loc, accumulator,
+                                       scratchPointer(constant(entry))));
   return success();
 }
 
@@ -329,7 +335,7 @@ ReductionLowering::reduceInSharedMemory(SmallVectorImpl<Value> &results) {
       scf::YieldOp::create(builder, loc, combined);
       line.getBody()->getTerminator()->erase();
     }
-    Value result = reduceWarp(line.getResult(0));
+    Value result = reduceLanes(line.getResult(0), kWarpSize);
     Value isFirstLane = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, lane, constant(0));
     emitIf(isFirstLane, [&] {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Compiles the row-wise kernels (softmax, softmax_online, row_sum, rmsnorm,
+# layernorm) and the fused GEMM epilogue (gemm_bias_gelu) that
+# tools/gpu/bench_rows.py and tools/gpu/bench_epilogue.py check and time,
+# with the tilec of BUILD_DIR (default build/), for ARCH (default sm_90a),
+# into OUTDIR (default build/row-kernels), one folder per configuration.
+#
+#   tools/gpu/compile_rows.sh [OUTDIR] [ARCH]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tilec=${BUILD_DIR:-$root/build}/tools/tilec/tilec
+out=${1:-$root/build/row-kernels}
+arch=${2:-sm_90a}
+rm -rf "$out"
+
+# compile NAME SPEC FLAGS...: one configuration, with its resource line.
+compile() {
+  local name=$1 spec=$2
+  shift 2
+  mkdir -p "$out/$name"
+  "$tilec" "$root/specs/$spec" --arch "$arch" "$@" --emit=cubin,ptx,json \
+    -o "$out/$name"
+  echo "$name: $(grep -o '"registers": [0-9]*' "$out/$name"/*.json)," \
+    "$(grep -o '"spill_stores": [0-9]*' "$out/$name"/*.json)"
+}
+
+# Rows held in registers: block_N elements per row, block_M rows per block
+# of `threads` (specs/softmax.tile has no block_M: one row per block).
+row_configs=(
+  "m1n1024t128:-D block_N=1024 -D threads=128"
+  "m1n4096t256:-D block_N=4096 -D threads=256"
+  "m1n4096t512:-D block_N=4096 -D threads=512"
+  "m1n8192t256:-D block_N=8192 -D threads=256"
+  "m1n8192t512:-D block_N=8192 -D threads=512"
+  "m1n8192t1024:-D block_N=8192 -D threads=1024"
+  "m1n16384t1024:-D block_N=16384 -D threads=1024"
+  "m1n32768t1024:-D block_N=32768 -D threads=1024"
+)
+multirow_configs=(
+  "m4n1024t128:-D block_M=4 -D block_N=1024 -D threads=128"
+  "m8n1024t256:-D block_M=8 -D block_N=1024 -D threads=256"
+  "m16n1024t512:-D block_M=16 -D block_N=1024 -D threads=512"
+  "m2n4096t256:-D block_M=2 -D block_N=4096 -D threads=256"
+  "m4n4096t512:-D block_M=4 -D block_N=4096 -D threads=512"
+  "m2n8192t512:-D block_M=2 -D block_N=8192 -D threads=512"
+)
+for dtype in f16 bf16; do
+  for spec in softmax softmax_online rmsnorm layernorm; do
+    list=("${row_configs[@]}")
+    [ "$spec" = softmax ] || list+=("${multirow_configs[@]}")
+    for entry in "${list[@]}"; do
+      # Only f16 gets the whole sweep; bf16 is checked at two sizes.
+      if [ "$dtype" = bf16 ] && [ "${entry%%:*}" != m1n1024t128 ] &&
+        [ "${entry%%:*}" != m1n8192t256 ]; then
+        continue
+      fi
+      # shellcheck disable=SC2086
+      compile "$spec-$dtype-${entry%%:*}" "$spec.tile" -D dtype=$dtype \
+        ${entry#*:}
+    done
+  done
+  compile "row_sum-$dtype-m4n1024t128" row_sum.tile -D dtype=$dtype
+  compile "row_sum-$dtype-m1n4096t256" row_sum.tile -D dtype=$dtype \
+    -D block_M=1 -D block_N=4096 -D threads=256
+  compile "row_sum-$dtype-m2n4096t512" row_sum.tile -D dtype=$dtype \
+    -D block_M=2 -D block_N=4096 -D threads=512
+  compile "row_sum-$dtype-m8n1024t256" row_sum.tile -D dtype=$dtype \
+    -D block_M=8 -D block_N=1024 -D threads=256
+  compile "layernorm_nobias-$dtype-m1n4096t256" layernorm.tile \
+    -D dtype=$dtype -D has_bias=false
+done
+
+epilogue_configs=(
+  "m128n128k32s3t128:"
+  "m128n128k64s3t128:-D block_K=64"
+  "m128n128k64s4t256:-D block_K=64 -D stages=4 -D threads=256"
+  "m128n256k64s3t256:-D block_N=256 -D block_K=64 -D threads=256"
+  "m256n128k64s3t256:-D block_M=256 -D block_K=64 -D threads=256"
+)
+for dtype in f16 bf16; do
+  for entry in "${epilogue_configs[@]}"; do
+    # shellcheck disable=SC2086
+    compile "gemm_bias_gelu-$dtype-${entry%%:*}" gemm_bias_gelu.tile \
+      -D dtype=$dtype ${entry#*:}
+  done
+done
