@@ -26,6 +26,7 @@ import torch
 import torch.nn.functional as F
 
 import tilert
+from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -120,15 +121,8 @@ def main():
         lines.append(f"HBM traffic saved by fusing at {row['m']}x{row['n']}: "
                      f"{row['saved_bytes'] / 1e6:.0f} MB (the eager path "
                      "writes and reads C twice more)")
-    lines.append(f"correctness: {len(results['checks']) - failures} of "
-                 f"{len(results['checks'])} shapes within {TOLERANCE}")
-    table = "\n".join(lines)
-    results["failures"] = failures
-    json.dump(results, open(args.json, "w"), indent=1)
-    if args.table:
-        open(args.table, "w").write(table + "\n")
-    print(table)
-    return 1 if failures else 0
+    return finish(results, lines, failures, f"shapes within {TOLERANCE}",
+                  args.json, args.table)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ import sys
 import torch
 
 import tilert
+from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -135,15 +136,8 @@ def main():
                      f"{row['ms']:9.3f} {row['tflops']:8.1f} "
                      f"{row['cublas_tflops']:8.1f} {row['ratio']:6.3f} "
                      f"{row['registers']!s:>5} {row['dynamic_smem']:6}")
-    lines.append(f"correctness: {len(results['checks']) - failures} of "
-                 f"{len(results['checks'])} shapes within {TOLERANCE}")
-    table = "\n".join(lines)
-    results["failures"] = failures
-    json.dump(results, open(args.json, "w"), indent=1)
-    if args.table:
-        open(args.table, "w").write(table + "\n")
-    print(table)
-    return 1 if failures else 0
+    return finish(results, lines, failures, f"shapes within {TOLERANCE}",
+                  args.json, args.table)
 
 
 if __name__ == "__main__":

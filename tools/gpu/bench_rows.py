@@ -36,6 +36,7 @@ import torch
 import torch.nn.functional as F
 
 import tilert
+from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
@@ -219,15 +220,8 @@ def main():
                      f"{row['torch_gbs']:10.0f} {row['copy_gbs']:9.0f} "
                      f"{row['of_copy']:7.3f} {row['vs_torch']:8.3f} "
                      f"{row['registers']!s:>5}")
-    lines.append(f"correctness: {len(results['checks']) - failures} of "
-                 f"{len(results['checks'])} checks passed")
-    table = "\n".join(lines)
-    results["failures"] = failures
-    json.dump(results, open(args.json, "w"), indent=1)
-    if args.table:
-        open(args.table, "w").write(table + "\n")
-    print(table)
-    return 1 if failures else 0
+    return finish(results, lines, failures, "checks passed", args.json,
+                  args.table)
 
 
 if __name__ == "__main__":
