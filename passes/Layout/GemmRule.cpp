@@ -7,7 +7,9 @@
 // warpgroups split over C as the policy says; every other GEMM takes the
 // mma.sync path, `#tile.mma<warps_m, warps_n>`, the warps split over C:
 // `full_row` gives every warp (warpgroup) whole rows, `full_col` whole
-// columns, `square` the split whose tiles are closest to square.
+// columns, `square` the split whose tiles are closest to square. A GEMM
+// whose A is a fragment takes the mma.sync path with whole rows per warp,
+// and so do the other GEMMs of its launch (the fragment comes from one).
 // Everything the lowering cannot do is reported here, at the GEMM, before
 // any lowering.
 //
@@ -84,6 +86,21 @@ std::optional<tile::WgmmaOperandLayout> describeOperand(Value operand,
       type.getElementType().getIntOrFloatBitWidth() / 8, contiguousIsK);
 }
 
+/// True if a GEMM of the launch around `gemm` reads an operand from
+/// registers: its fragment must be laid out as the mma.sync accumulators of
+/// the launch are, so all of them take that path.
+bool launchHasRegisterOperand(tile::GemmOp gemm) {
+  auto launch = gemm->getParentOfType<tile::LaunchOp>();
+  if (!launch)
+    return false;
+  WalkResult result = launch.walk([](tile::GemmOp other) {
+    return cast<tile::BufferType>(other.getA().getType()).isFragment()
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// Returns the warpgroup grid of the wgmma path for `gemm` with an `m x n`
 /// f32 accumulator over `threads` threads, or nullopt if the GEMM must take
 /// the mma.sync path.
@@ -92,7 +109,8 @@ chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
   tile::TargetAttr target = tile::getTarget(gemm);
   auto c = cast<tile::BufferType>(gemm.getC().getType());
   if (!target || !target.hasFeature(TargetFeature::Wgmma) ||
-      !c.getElementType().isF32() || threads % 128 != 0)
+      !c.getElementType().isF32() || threads % 128 != 0 ||
+      launchHasRegisterOperand(gemm))
     return std::nullopt;
   // A is K-major unless transposed; B is K-major only when transposed.
   std::optional<tile::WgmmaOperandLayout> a =
@@ -120,6 +138,28 @@ chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
                     });
 }
 
+/// The layouts of a GEMM whose A is a fragment (FlashAttention's P·V): the
+/// warps split C along M only (each owns whole rows), and A is laid out as
+/// an mma.sync accumulator with the same split, so that the registers of
+/// two adjacent 16 x 8 tiles of A are the A operand of one k step
+/// (TENSORCORES.md §1). The GEMM that produces A (through a copy) must give
+/// its accumulator the same layout: `policy = full_row`.
+LogicalResult addRegisterOperandConstraints(tile::GemmOp gemm, Operation *c,
+                                            int64_t m, int64_t warps,
+                                            LayoutConstraints &constraints) {
+  Operation *a = gemm.getA().getDefiningOp<tile::AllocFragmentOp>();
+  if (!a)
+    return gemm.emitOpError("A in registers must be a 'tile.alloc_fragment'");
+  if (m % (16 * warps) != 0)
+    return gemm.emitOpError("with A in registers splits the ")
+           << m << " rows over " << warps
+           << " warps, which needs 16-row tiles per warp";
+  auto layout = tile::MmaLayoutAttr::get(gemm.getContext(), warps, 1);
+  constraints.addHolder(a, layout, gemm);
+  constraints.addHolder(c, layout, gemm);
+  return success();
+}
+
 struct GemmLayoutRule
     : public LayoutRuleOpInterface::ExternalModel<GemmLayoutRule,
                                                   tile::GemmOp> {
@@ -135,10 +175,11 @@ struct GemmLayoutRule
              << input
              << " inputs is not supported by the code generator yet "
                 "(mma.sync takes f16 and bf16)";
-    if (!a.isShared() || !b.isShared())
-      return gemm.emitOpError("with an operand in registers is not "
-                              "supported by the code generator yet (A and "
-                              "B must be shared tiles)");
+    if (!b.isShared())
+      return gemm.emitOpError("with B in registers is not supported by the "
+                              "code generator (B must be a shared tile)");
+    if (a.isFragment() && gemm.getTransposeA())
+      return gemm.emitOpError("with A in registers cannot transpose A");
     int64_t k = a.getDimSize(gemm.getTransposeA() ? 0 : 1);
     if (k % 16 != 0)
       return gemm.emitOpError("reduction extent ")
@@ -152,6 +193,9 @@ struct GemmLayoutRule
       return gemm.emitOpError("needs whole warps, but the block has ")
              << threads << " threads";
     int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+    if (a.isFragment())
+      return addRegisterOperandConstraints(gemm, alloc, m, threads / 32,
+                                           constraints);
     if (std::optional<std::pair<int64_t, int64_t>> groups =
             chooseWarpgroupGrid(gemm, m, n, threads)) {
       constraints.addHolder(

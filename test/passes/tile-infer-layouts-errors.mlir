@@ -76,12 +76,44 @@ tile.kernel @gemm_types(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.s
 
 // -----
 
-tile.kernel @gemm_registers(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+tile.kernel @gemm_b_registers(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
-    %a = tile.alloc_fragment : !tile.buffer<64x32xf16, fragment>
+    %a = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %b = tile.alloc_fragment : !tile.buffer<32x64xf16, fragment>
+    %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op with B in registers is not supported by the code generator (B must be a shared tile)}}
+    tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, fragment>, !tile.buffer<64x64xf32, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @gemm_a_registers_transposed(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_fragment : !tile.buffer<32x64xf16, fragment>
     %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
     %c = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
-    // expected-error @below {{'tile.gemm' op with an operand in registers is not supported by the code generator yet (A and B must be shared tiles)}}
-    tile.gemm %a, %b, %c : !tile.buffer<64x32xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    // expected-error @below {{'tile.gemm' op with A in registers cannot transpose A}}
+    tile.gemm %a, %b, %c {transpose_a = true} : !tile.buffer<32x64xf16, fragment>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+  }
+}
+
+// -----
+
+// A in registers needs whole rows per warp; the GEMM that produced it split
+// its accumulator 2 x 2 (policy square), so the two layouts conflict.
+tile.kernel @gemm_a_registers_square(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %q = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %k = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %v = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %s = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %p = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+    %o = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    // expected-note @below {{the layout #tile.mma<warps_m = 2, warps_n = 2> is needed here}}
+    tile.gemm %q, %k, %s : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    tile.copy %s[], %p[] : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64x64xf16, fragment>
+    // expected-error @below {{'tile.gemm' op needs the layout #tile.mma<warps_m = 4, warps_n = 1> for a fragment, which conflicts with the layout #tile.mma<warps_m = 2, warps_n = 2> that another use needs}}
+    tile.gemm %p, %v, %o : !tile.buffer<64x64xf16, fragment>, !tile.buffer<64x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
   }
 }

@@ -40,6 +40,7 @@ from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
+ROW_KERNELS = {"softmax", "softmax_online", "row_sum", "rmsnorm", "layernorm"}
 CHECK_M = [1, 3, 1000]
 CHECK_N = [1, 7, 1000, 50257, 262144]
 BENCH_SHAPES = [(16384, 1024), (16384, 4096), (8192, 8192), (4096, 32768)]
@@ -134,7 +135,7 @@ def main():
     kernels = []
     for path in sorted(glob.glob(os.path.join(args.kernels, "*", "*.json"))):
         meta = json.load(open(path))
-        if meta["name"] == "gemm_bias_gelu":
+        if meta["name"] not in ROW_KERNELS:
             continue
         config = os.path.basename(os.path.dirname(path))
         try:

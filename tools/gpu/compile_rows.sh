@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles the row-wise kernels (softmax, softmax_online, row_sum, rmsnorm,
-# layernorm) and the fused GEMM epilogue (gemm_bias_gelu) that
-# tools/gpu/bench_rows.py and tools/gpu/bench_epilogue.py check and time,
+# layernorm), the fused GEMM epilogue (gemm_bias_gelu) and FlashAttention
+# that tools/gpu/bench_rows.py, bench_epilogue.py and bench_attention.py
+# check and time,
 # with the tilec of BUILD_DIR (default build/), for ARCH (default sm_90a),
 # into OUTDIR (default build/row-kernels), one folder per configuration.
 #
@@ -82,5 +83,14 @@ for dtype in f16 bf16; do
     # shellcheck disable=SC2086
     compile "gemm_bias_gelu-$dtype-${entry%%:*}" gemm_bias_gelu.tile \
       -D dtype=$dtype ${entry#*:}
+  done
+done
+
+# FlashAttention (specs/flash_attention.tile), checked and timed by
+# tools/gpu/bench_attention.py.
+for dtype in f16 bf16; do
+  for causal in false true; do
+    compile "flash_attention-$dtype-causal_$causal" flash_attention.tile \
+      -D dtype=$dtype -D causal=$causal
   done
 done

@@ -2,12 +2,14 @@
 //
 // The lowering of `tile.gemm` on the mma.sync path (sm_80 and newer): C is
 // a fragment in the `#tile.mma<warps_m, warps_n>` layout, A and B are shared
-// tiles of f16 or bf16. Each warp computes its warp tile of C: for every
-// 16-wide k step it loads its A fragments (16 x 16, `ldmatrix.x4`) and B
-// fragments (16 x 16 = two n8 tiles, `ldmatrix.x4`; `.x2` for a last single
-// one) from shared memory, `.trans` where the operand is stored with M or N
-// contiguous, and issues one `mma.sync.aligned.m16n8k16` per 16 x 8
-// accumulator tile. The register and address recipes are those of
+// tiles of f16 or bf16, or A is a fragment in C's layout with whole rows per
+// warp (FlashAttention's P·V: its accumulator registers are the A operand).
+// Each warp computes its warp tile of C: for every 16-wide k step it loads its
+// A fragments (16 x 16, `ldmatrix.x4`) and B fragments (16 x 16 = two n8 tiles,
+// `ldmatrix.x4`; `.x2` for a last single one) from shared memory, `.trans`
+// where the operand is stored with M or N contiguous, and issues one
+// `mma.sync.aligned.m16n8k16` per 16 x 8 accumulator tile. The register and
+// address recipes are those of
 // ../shared/design/TENSORCORES.md §1-§2.
 //
 //===----------------------------------------------------------------------===//
@@ -22,9 +24,10 @@ using namespace tilec;
 
 namespace {
 
-/// Packs two f16 values into the vector<2xf16> of an mma.sync register.
+/// Packs two 16-bit values into the vector<2 x type> of an mma.sync
+/// register.
 Value packPair(OpBuilder &builder, Location loc, Value low, Value high) {
-  Type pairType = VectorType::get({2}, builder.getF16Type());
+  Type pairType = VectorType::get({2}, low.getType());
   Value pair = LLVM::PoisonOp::create(builder, loc, pairType);
   Value halves[] = {low, high};
   for (auto [position, value] : llvm::enumerate(halves))
@@ -72,6 +75,12 @@ private:
   /// The A registers (4 x i32) of the 16 x 16 tile at rows `rowBase`, k
   /// columns `kBase`.
   SmallVector<Value> loadA(const SharedBuffer &a, Value rowBase, int64_t kBase);
+  /// The A registers (4 x i32) of m tile `m`, k columns `kBase`, from the
+  /// fragment `a` laid out as an accumulator with `nTiles` 8-column tiles
+  /// per row: the registers of its tiles (m, kBase/8) and (m, kBase/8 + 1)
+  /// in pairs (rows g and g + 8 of the low, then of the high k half).
+  SmallVector<Value> packA(const PrivateBuffer &a, int64_t m, int64_t nTiles,
+                           int64_t kBase);
   /// The B registers of `count` (1 or 2) n8 tiles at columns `columnBase`,
   /// k rows `kBase`: 2 x i32 per tile.
   SmallVector<Value> loadB(const SharedBuffer &b, Value columnBase,
@@ -129,6 +138,22 @@ SmallVector<Value> MmaSyncLowering::loadA(const SharedBuffer &a, Value rowBase,
   return loadMatrices(a, row, column, 4, /*transpose=*/true);
 }
 
+SmallVector<Value> MmaSyncLowering::packA(const PrivateBuffer &a, int64_t m,
+                                          int64_t nTiles, int64_t kBase) {
+  SmallVector<Value> registers;
+  Type i32 = builder.getI32Type();
+  for (int64_t half = 0; half < 2; ++half) {
+    int64_t first = (m * nTiles + kBase / 8 + half) * 4;
+    for (int64_t row = 0; row < 2; ++row) {
+      Value low = lowering.loadFragmentRegister(loc, a, first + 2 * row);
+      Value high = lowering.loadFragmentRegister(loc, a, first + 2 * row + 1);
+      registers.push_back(LLVM::BitcastOp::create(
+          builder, loc, i32, packPair(builder, loc, low, high)));
+    }
+  }
+  return registers;
+}
+
 SmallVector<Value> MmaSyncLowering::loadB(const SharedBuffer &b,
                                           Value columnBase, int64_t kBase,
                                           int64_t count) {
@@ -150,15 +175,20 @@ SmallVector<Value> MmaSyncLowering::loadB(const SharedBuffer &b,
 
 LogicalResult MmaSyncLowering::emit() {
   const SharedBuffer *a = lowering.findShared(gemm.getA());
+  const PrivateBuffer *aFragment = lowering.findPrivate(gemm.getA());
   const SharedBuffer *b = lowering.findShared(gemm.getB());
   const PrivateBuffer *c = lowering.findPrivate(gemm.getC());
   auto layout = c ? dyn_cast_or_null<tile::MmaLayoutAttr>(
                         static_cast<Attribute>(c->fragmentLayout))
                   : tile::MmaLayoutAttr();
-  if (!a || !b || !layout || layout.getWarpgroup())
-    return gemm.emitOpError("needs shared A and B and a #tile.mma "
-                            "accumulator of the mma.sync path; run "
-                            "-tile-infer-layouts first");
+  // A in registers: laid out as C, whole rows per warp (GemmRule.cpp).
+  bool aInRegisters = aFragment && aFragment->fragmentLayout == layout &&
+                      layout && layout.getWarpsN() == 1;
+  if ((!a && !aInRegisters) || !b || !layout || layout.getWarpgroup())
+    return gemm.emitOpError("needs A (shared, or a fragment laid out as the "
+                            "accumulator with whole rows per warp), shared B "
+                            "and a #tile.mma accumulator of the mma.sync "
+                            "path; run -tile-infer-layouts first");
   auto cType = cast<tile::BufferType>(gemm.getC().getType());
   FailureOr<tile::MmaTiling> tiling = layout.getTiling(cType.getShape());
   if (failed(tiling) ||
@@ -176,7 +206,7 @@ LogicalResult MmaSyncLowering::emit() {
   Value warpColumnBase = mul(position.warpColumn, tiling->warpTileN);
 
   MLIRContext *context = builder.getContext();
-  Type input = a->elementType;
+  Type input = aInRegisters ? aFragment->elementType : a->elementType;
   bool f16Accumulator = c->elementType.isF16();
   Type f16x2 = VectorType::get({2}, builder.getF16Type());
   NVVM::MMATypes inputType =
@@ -203,7 +233,9 @@ LogicalResult MmaSyncLowering::emit() {
   for (int64_t k = 0; k < kExtent; k += 16) {
     SmallVector<SmallVector<Value>> aRegisters;
     for (int64_t m = 0; m < mTiles; ++m)
-      aRegisters.push_back(loadA(*a, add(warpRowBase, 16 * m), k));
+      aRegisters.push_back(aInRegisters
+                               ? packA(*aFragment, m, kExtent / 8, k)
+                               : loadA(*a, add(warpRowBase, 16 * m), k));
     SmallVector<SmallVector<Value>> bRegisters;
     for (int64_t n = 0; n < nTiles; n += 2) {
       int64_t count = std::min<int64_t>(2, nTiles - n);

@@ -144,7 +144,10 @@ LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
   int64_t registers = elements.getNumRegisters();
   uint64_t unrolledCost = llvm::SaturatingMultiply(
       estimateEmittedCost(loop.getBody().front()), uint64_t(registers));
-  if (!replicated || unrolledCost <= kMaxUnrolledParallelCost) {
+  // A replicated loop over more elements than stay in registers (whose
+  // fragments are indexed in local memory anyway) runs as a loop.
+  if (!replicated || (registers <= kMaxSelectedRegisters &&
+                      unrolledCost <= kMaxUnrolledParallelCost)) {
     for (int64_t reg = 0; reg < registers; ++reg)
       if (failed(emitRegister(loop, elements.lookup(reg),
                               lowering.indexConstant(loc, reg), replicated,
