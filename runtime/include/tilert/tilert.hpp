@@ -13,7 +13,10 @@
 #include "tilert/float16.hpp"
 #include "tilert/tilert.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -132,8 +135,48 @@ public:
   const tilertScalar &raw() const noexcept { return Raw; }
 
 private:
+  friend class Kernel;
   explicit Scalar(tilertDType dtype) : Raw{} { Raw.dtype = dtype; }
   tilertScalar Raw;
+};
+
+/// A read-only view of consecutive `T`s (what Kernel::launch takes), made
+/// from a braced list, a std::vector, a std::array or a pointer and a size.
+/// It copies nothing, so passing arguments allocates nothing; a view of a
+/// braced list is valid until the end of the full expression it is in.
+template <typename T> class ArrayView {
+public:
+  /// An empty view.
+  ArrayView() = default;
+  /// The elements of a braced list (valid for the call it is an argument
+  /// of; GCC warns about any view of a list, as it does for llvm::ArrayRef).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  ArrayView(std::initializer_list<T> list)
+      : Data(list.begin()), Size(list.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  /// The elements of `vector`.
+  template <typename Allocator>
+  ArrayView(const std::vector<T, Allocator> &vector)
+      : Data(vector.data()), Size(vector.size()) {}
+  /// The elements of `array`.
+  template <size_t N>
+  ArrayView(const std::array<T, N> &array) : Data(array.data()), Size(N) {}
+  /// `size` elements starting at `data`.
+  ArrayView(const T *data, size_t size) : Data(data), Size(size) {}
+
+  /// The first element (nullptr when empty).
+  const T *data() const noexcept { return Data; }
+  /// The number of elements.
+  size_t size() const noexcept { return Size; }
+
+private:
+  const T *Data = nullptr;
+  size_t Size = 0;
 };
 
 /// One dimension of a tensor parameter: a named dim or a constant extent.
@@ -247,17 +290,22 @@ public:
   }
 
   /// Validates the arguments and launches on `stream`; throws Error (and
-  /// launches nothing) on any mismatch.
-  void launch(const std::vector<const DLTensor *> &tensors,
-              const std::vector<Scalar> &scalars = {},
+  /// launches nothing) on any mismatch. Nothing is copied or allocated on
+  /// the way to tilertKernelLaunch: `kernel.launch({&a, &b, &c},
+  /// {tilert::Scalar::f32(0.5f)}, stream)`.
+  void launch(ArrayView<const DLTensor *> tensors,
+              ArrayView<Scalar> scalars = {},
               CUstream stream = nullptr) const {
-    std::vector<tilertScalar> Raw;
-    Raw.reserve(scalars.size());
-    for (const Scalar &S : scalars)
-      Raw.push_back(S.raw());
+    // A Scalar is its tilertScalar (standard layout, one member), so an
+    // array of them is an array of tilertScalars.
+    static_assert(sizeof(Scalar) == sizeof(tilertScalar) &&
+                      alignof(Scalar) == alignof(tilertScalar),
+                  "Scalar must wrap exactly one tilertScalar");
+    const tilertScalar *Raw =
+        scalars.size() ? &scalars.data()->Raw : nullptr;
     check(tilertKernelLaunch(Handle, tensors.data(),
-                             static_cast<int32_t>(tensors.size()), Raw.data(),
-                             static_cast<int32_t>(Raw.size()), stream));
+                             static_cast<int32_t>(tensors.size()), Raw,
+                             static_cast<int32_t>(scalars.size()), stream));
   }
 
   /// The underlying C handle (owned by this object).
