@@ -8,8 +8,8 @@
 
 namespace tilert::detail {
 
-void KernelParams::assign(const KernelMetadata &metadata,
-                          const BoundArgs &args, const tilertScalar *scalars) {
+void KernelParams::assign(const KernelMetadata &metadata, const BoundArgs &args,
+                          const tilertScalar *scalars) {
   // The pointers below point into Slots: reserve first, so that it does not
   // move while they are taken.
   Slots.clear();

@@ -294,15 +294,13 @@ public:
   /// the way to tilertKernelLaunch: `kernel.launch({&a, &b, &c},
   /// {tilert::Scalar::f32(0.5f)}, stream)`.
   void launch(ArrayView<const DLTensor *> tensors,
-              ArrayView<Scalar> scalars = {},
-              CUstream stream = nullptr) const {
+              ArrayView<Scalar> scalars = {}, CUstream stream = nullptr) const {
     // A Scalar is its tilertScalar (standard layout, one member), so an
     // array of them is an array of tilertScalars.
     static_assert(sizeof(Scalar) == sizeof(tilertScalar) &&
                       alignof(Scalar) == alignof(tilertScalar),
                   "Scalar must wrap exactly one tilertScalar");
-    const tilertScalar *Raw =
-        scalars.size() ? &scalars.data()->Raw : nullptr;
+    const tilertScalar *Raw = scalars.size() ? &scalars.data()->Raw : nullptr;
     check(tilertKernelLaunch(Handle, tensors.data(),
                              static_cast<int32_t>(tensors.size()), Raw,
                              static_cast<int32_t>(scalars.size()), stream));
