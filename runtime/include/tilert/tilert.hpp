@@ -141,7 +141,8 @@ private:
 };
 
 /// A read-only view of consecutive `T`s (what Kernel::launch takes), made
-/// from a braced list, a std::vector, a std::array or a pointer and a size.
+/// from a braced list, a std::vector, a std::array, a C array or a pointer
+/// and a size.
 /// It copies nothing, so passing arguments allocates nothing; a view of a
 /// braced list is valid until the end of the full expression it is in.
 template <typename T> class ArrayView {
@@ -166,6 +167,8 @@ public:
   /// The elements of `array`.
   template <size_t N>
   ArrayView(const std::array<T, N> &array) : Data(array.data()), Size(N) {}
+  /// The elements of a C array.
+  template <size_t N> ArrayView(const T (&array)[N]) : Data(array), Size(N) {}
   /// `size` elements starting at `data`.
   ArrayView(const T *data, size_t size) : Data(data), Size(size) {}
 
@@ -214,6 +217,19 @@ public:
   explicit Kernel(const std::string &jsonPath) {
     check(tilertKernelLoad(jsonPath.c_str(), &Handle));
   }
+
+  /// Loads a kernel from memory: its metadata `json`, called `name` in
+  /// messages, and its binaries in the metadata's order (see
+  /// tilertKernelLoadFromMemory); reads no file.
+  static Kernel fromMemory(const std::string &json, const std::string &name,
+                           ArrayView<tilertBinary> binaries) {
+    Kernel Result;
+    check(tilertKernelLoadFromMemory(
+        json.data(), json.size(), name.c_str(), binaries.data(),
+        static_cast<int32_t>(binaries.size()), &Result.Handle));
+    return Result;
+  }
+
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
   /// Takes over `other`'s handle.
@@ -310,6 +326,8 @@ public:
   tilertKernel handle() const noexcept { return Handle; }
 
 private:
+  Kernel() = default;
+
   tilertKernel Handle = nullptr;
 };
 
