@@ -95,7 +95,8 @@ public:
       return Kernels[I];
     }
     throw Error(TILERT_ERROR_ARCH_MISMATCH,
-                "no embedded variant runs on CUDA device " +
+                (Kernels.empty() ? std::string() : Kernels[0].name() + ": ") +
+                    "no embedded variant runs on CUDA device " +
                     std::to_string(device) + Reasons);
   }
 
