@@ -9,7 +9,8 @@
 #   5. install the runtime into OUTDIR/package/prefix and build the project
 #      of test/package against it alone, with the kernels its build on the
 #      development machine compiled (cubins and a fatbin for sm_80 + sm_90a),
-#      and run them through libtilert.so and libtilert.a;
+#      and run them through libtilert.so and libtilert.a, and compiled into
+#      the program (tilec_embed_kernels, run-embedded);
 #   6. time vector_add through tile-bench (the variant that loads on the
 #      device);
 #   7. benchmark the elementwise kernels against PyTorch in one process;
@@ -102,7 +103,8 @@ PY
     "$package/build/run-vector-add" \
       "$package_kernels/kfat/vector_add.sm_80.json" &&
     "$package/build/run-vector-add-static" \
-      "$package_kernels/kfat/vector_add.sm_90a.json"
+      "$package_kernels/kfat/vector_add.sm_90a.json" &&
+    "$package/build/run-embedded"
 }
 if package_build 2>&1 | tee "$outdir/package.log"; then
   results[package]=passed
