@@ -39,19 +39,16 @@ Status countMismatch(const KernelMetadata &metadata,
                         " were given"));
 }
 
-/// Where a symbolic dim got its value: tensor index and axis.
-struct DimSource {
-  size_t Tensor = 0;
-  size_t Axis = 0;
-};
-
 /// Validates tensors one at a time, binding the dims they name. Messages are
 /// only built on failure: the checks run on every launch.
 class Binder {
 public:
   Binder(const KernelMetadata &metadata, BoundArgs &out)
-      : Metadata(metadata), Out(out), Sources(metadata.Dims.size()) {
+      : Metadata(metadata), Out(out) {
+    Out.Device = -1;
     Out.Dims.assign(metadata.Dims.size(), -1);
+    Out.Addresses.clear();
+    Out.Sources.resize(metadata.Dims.size());
   }
 
   Status bindTensor(size_t index, const DLTensor *tensor) {
@@ -151,7 +148,7 @@ private:
       return Status::success();
     }
     int64_t &Bound = Out.Dims[Entry.Dim];
-    DimSource &Source = Sources[Entry.Dim];
+    DimSource &Source = Out.Sources[Entry.Dim];
     if (Bound < 0) {
       Bound = extent;
       Source = {tensorIndex, axis};
@@ -181,7 +178,6 @@ private:
 
   const KernelMetadata &Metadata;
   BoundArgs &Out;
-  std::vector<DimSource> Sources;
 };
 
 } // namespace
@@ -199,13 +195,11 @@ Status bindArguments(const KernelMetadata &metadata,
   if (numScalars > 0 && !scalars)
     return invalid(metadata.Name + ": the scalar array is NULL");
 
-  BoundArgs Result;
-  Binder Bind(metadata, Result);
+  Binder Bind(metadata, out);
   for (int32_t I = 0; I < numTensors; ++I)
     TILERT_TRY(Bind.bindTensor(static_cast<size_t>(I), tensors[I]));
   for (int32_t I = 0; I < numScalars; ++I)
     TILERT_TRY(Bind.checkScalar(static_cast<size_t>(I), scalars[I]));
-  out = std::move(Result);
   return Status::success();
 }
 

@@ -18,7 +18,15 @@
 
 namespace tilert::detail {
 
-/// The values a valid set of arguments binds.
+/// Where a symbolic dim got its value: tensor index and axis.
+struct DimSource {
+  size_t Tensor = 0;
+  size_t Axis = 0;
+};
+
+/// The values a valid set of arguments binds. Binding again into the same
+/// object reuses its storage, so a launch that keeps one per thread
+/// allocates nothing once the vectors have grown to the kernel's sizes.
 struct BoundArgs {
   /// CUDA device ordinal that holds every tensor (-1 if there are none).
   int32_t Device = -1;
@@ -26,12 +34,17 @@ struct BoundArgs {
   std::vector<int64_t> Dims;
   /// Each tensor's address: data + byte_offset.
   std::vector<uint64_t> Addresses;
+  /// Per dim, the tensor and axis that bound it (for the message naming
+  /// both tensors when a later tensor disagrees).
+  std::vector<DimSource> Sources;
 };
 
 /// Validates `tensors` (`numTensors` entries) and `scalars` (`numScalars`)
-/// against `metadata` and fills `out`. Every mismatch is
+/// against `metadata` and fills `out`, reusing its storage; after an error
+/// `out` holds what was bound so far. Every mismatch is
 /// TILERT_ERROR_INVALID_ARGUMENT naming the kernel, the parameter and, for
-/// inconsistent dims, both tensors that disagree.
+/// inconsistent dims, both tensors that disagree. Nothing is allocated on
+/// success once `out`'s vectors have the kernel's sizes.
 Status bindArguments(const KernelMetadata &metadata,
                      const DLTensor *const *tensors, int32_t numTensors,
                      const tilertScalar *scalars, int32_t numScalars,

@@ -32,6 +32,15 @@ struct BinaryImage {
 Status loadBinaryImages(const KernelMetadata &metadata,
                         std::vector<BinaryImage> &out);
 
+/// Copies the `count` binaries at `binaries`, one per metadata binary in
+/// metadata order, into `out`, verifying each one's sha256 (the
+/// metadata's path names them in messages). A count other than the
+/// metadata's or a NULL pointer is TILERT_ERROR_INVALID_ARGUMENT; a digest
+/// that differs is TILERT_ERROR_CHECKSUM.
+Status copyBinaryImages(const KernelMetadata &metadata,
+                        const tilertBinary *binaries, int32_t count,
+                        std::vector<BinaryImage> &out);
+
 } // namespace tilert::detail
 
 #endif // TILERT_LIB_BINARYIMAGES_H

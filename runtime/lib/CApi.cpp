@@ -93,6 +93,26 @@ tilertStatus tilertKernelLoad(const char *json_path, tilertKernel *kernel) {
   });
 }
 
+tilertStatus tilertKernelLoadFromMemory(const char *json, size_t json_size,
+                                        const char *name,
+                                        const tilertBinary *binaries,
+                                        int32_t num_binaries,
+                                        tilertKernel *kernel) {
+  return guarded([&] {
+    TILERT_TRY(checkOut(kernel, "kernel"));
+    *kernel = nullptr;
+    if (!json)
+      return Status(TILERT_ERROR_INVALID_ARGUMENT, "the JSON is NULL");
+    if (!name)
+      return Status(TILERT_ERROR_INVALID_ARGUMENT, "the kernel's name is NULL");
+    std::unique_ptr<tilertKernel_st> Loaded;
+    TILERT_TRY(loadKernelFromMemory(std::string_view(json, json_size), name,
+                                    binaries, num_binaries, Loaded));
+    *kernel = Loaded.release();
+    return Status::success();
+  });
+}
+
 tilertStatus tilertKernelDestroy(tilertKernel kernel) {
   return guarded([&] {
     delete kernel;

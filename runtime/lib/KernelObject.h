@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 /// A loaded kernel: validated metadata, verified binaries and the devices it
@@ -34,6 +35,13 @@ namespace tilert::detail {
 /// Loads the metadata at `path` and its verified binaries into a new kernel.
 Status loadKernel(const std::string &path,
                   std::unique_ptr<tilertKernel_st> &out);
+
+/// Makes a new kernel of metadata `json`, called `name` in messages, and
+/// the `count` binaries at `binaries` (verified; see
+/// tilertKernelLoadFromMemory).
+Status loadKernelFromMemory(std::string_view json, const std::string &name,
+                            const tilertBinary *binaries, int32_t count,
+                            std::unique_ptr<tilertKernel_st> &out);
 
 } // namespace tilert::detail
 

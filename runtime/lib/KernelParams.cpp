@@ -8,8 +8,11 @@
 
 namespace tilert::detail {
 
-KernelParams::KernelParams(const KernelMetadata &metadata,
-                           const BoundArgs &args, const tilertScalar *scalars) {
+void KernelParams::assign(const KernelMetadata &metadata, const BoundArgs &args,
+                          const tilertScalar *scalars) {
+  // The pointers below point into Slots: reserve first, so that it does not
+  // move while they are taken.
+  Slots.clear();
   Slots.reserve(args.Addresses.size() + args.Dims.size() +
                 metadata.Scalars.size());
   for (uint64_t Address : args.Addresses)
@@ -23,7 +26,8 @@ KernelParams::KernelParams(const KernelMetadata &metadata,
     std::memcpy(&Slot, &scalars[I].value, dtypeSize(scalars[I].dtype));
     Slots.push_back(Slot);
   }
-  TensorMaps.resize(metadata.TensorMaps.size());
+  TensorMaps.assign(metadata.TensorMaps.size(), CUtensorMap{});
+  Pointers.clear();
   Pointers.reserve(Slots.size() + TensorMaps.size());
   for (uint64_t &Slot : Slots)
     Pointers.push_back(&Slot);

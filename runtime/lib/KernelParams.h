@@ -19,16 +19,20 @@
 namespace tilert::detail {
 
 /// Storage for one launch's parameter values and the pointers to them.
+/// assign() reuses the storage, so an object kept per thread allocates
+/// nothing once it has held the kernel's parameters.
 class KernelParams {
 public:
+  KernelParams() = default;
+  KernelParams(const KernelParams &) = delete;
+  KernelParams &operator=(const KernelParams &) = delete;
+
   /// Packs `args` (validated against `metadata`) and `scalars` (one per
   /// metadata scalar, already checked to have the right dtypes), and makes
   /// room for one tensor map per metadata tensor map (zero-filled; set them
-  /// with tensorMap() before launching).
-  KernelParams(const KernelMetadata &metadata, const BoundArgs &args,
-               const tilertScalar *scalars);
-  KernelParams(const KernelParams &) = delete;
-  KernelParams &operator=(const KernelParams &) = delete;
+  /// with tensorMap() before launching). Replaces what was packed before.
+  void assign(const KernelMetadata &metadata, const BoundArgs &args,
+              const tilertScalar *scalars);
 
   /// One pointer per parameter, as `kernelParams` of cuLaunchKernelEx.
   void **pointers() { return Pointers.data(); }

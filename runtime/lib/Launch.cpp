@@ -12,6 +12,17 @@ namespace tilert::detail {
 
 namespace {
 
+/// What one launch computes, kept per thread so that a launch allocates
+/// nothing once the vectors have grown to the kernel's sizes (and nothing
+/// that another thread's launch could touch).
+struct LaunchScratch {
+  BoundArgs Args;
+  std::vector<TensorMapArgs> MapArgs;
+  KernelParams Params;
+};
+
+thread_local LaunchScratch Scratch;
+
 Status getModule(tilertKernel_st &kernel, int32_t device, const DriverApi *&api,
                  const DeviceModule *&module) {
   TILERT_TRY(getDriver(api));
@@ -75,14 +86,15 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
                     int32_t numTensors, const tilertScalar *scalars,
                     int32_t numScalars, CUstream stream) {
   const KernelMetadata &Metadata = kernel.Metadata;
-  BoundArgs Args;
+  BoundArgs &Args = Scratch.Args;
   TILERT_TRY(
       bindArguments(Metadata, tensors, numTensors, scalars, numScalars, Args));
   LaunchGrid Grid;
   TILERT_TRY(computeGrid(Metadata, Args.Dims, Grid));
   // Tensor maps exist only for a launch that happens (an empty tensor has no
   // map, and an empty grid skips the launch).
-  std::vector<TensorMapArgs> MapArgs;
+  std::vector<TensorMapArgs> &MapArgs = Scratch.MapArgs;
+  MapArgs.clear();
   if (!Grid.empty())
     TILERT_TRY(prepareTensorMaps(Metadata, Args, MapArgs));
   // A kernel without tensor parameters has no device of its own: device 0.
@@ -96,7 +108,8 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
   if (Grid.empty())
     return Status::success();
 
-  KernelParams Params(Metadata, Args, scalars);
+  KernelParams &Params = Scratch.Params;
+  Params.assign(Metadata, Args, scalars);
   for (size_t I = 0; I < MapArgs.size(); ++I)
     TILERT_TRY(
         getTensorMap(*Api, kernel, I, Device, MapArgs[I], Params.tensorMap(I)));

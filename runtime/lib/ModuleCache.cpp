@@ -7,16 +7,24 @@ namespace tilert::detail {
 Status ModuleCache::get(const DriverApi &api, const KernelMetadata &metadata,
                         const std::vector<BinaryImage> &images, int32_t device,
                         const DeviceModule *&out) {
+  bool Fast = device >= 0 && device < FastDevices;
+  if (Fast) {
+    out = Loaded[device].load(std::memory_order_acquire);
+    if (out)
+      return Status::success();
+  }
   std::lock_guard<std::mutex> Lock(Mutex);
   std::unique_ptr<DeviceModule> &Slot = Modules[device];
   if (!Slot) {
-    Status Loaded = DeviceModule::load(api, metadata, images, device, Slot);
-    if (!Loaded.ok()) {
+    Status Result = DeviceModule::load(api, metadata, images, device, Slot);
+    if (!Result.ok()) {
       Modules.erase(device);
-      return Loaded;
+      return Result;
     }
   }
   out = Slot.get();
+  if (Fast)
+    Loaded[device].store(out, std::memory_order_release);
   return Status::success();
 }
 

@@ -5,6 +5,8 @@
 
 #include "DeviceModule.h"
 
+#include <array>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,9 +15,14 @@ namespace tilert::detail {
 
 /// A kernel's DeviceModules, loaded on first use of each device. Thread-safe:
 /// concurrent first uses of a device load it once; a failed load is retried
-/// on the next use.
+/// on the next use. Once a device ordinal below FastDevices has its module,
+/// finding it takes one atomic load (no lock, no map lookup): launches look
+/// it up every time.
 class ModuleCache {
 public:
+  /// Device ordinals below this are found without locking.
+  static constexpr int32_t FastDevices = 64;
+
   /// Returns in `out` the kernel loaded on CUDA device `device`, loading it
   /// now if this is the device's first use. `out` stays valid as long as the
   /// cache.
@@ -25,7 +32,11 @@ public:
 
 private:
   std::mutex Mutex;
+  /// Owns every module; guarded by Mutex.
   std::map<int32_t, std::unique_ptr<DeviceModule>> Modules;
+  /// The loaded modules of the first FastDevices ordinals (nullptr until
+  /// loaded), published after the load completed.
+  std::array<std::atomic<const DeviceModule *>, FastDevices> Loaded{};
 };
 
 } // namespace tilert::detail

@@ -37,8 +37,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SPEC = os.path.join(ROOT, "specs", "vector_add.tile")
-PROJECT_FILES = ["CMakeLists.txt", "RunVectorAdd.cpp", "DeviceMemory.cpp",
-                 "DeviceMemory.h"]
+PROJECT_FILES = ["CMakeLists.txt", "RunVectorAdd.cpp", "RunEmbedded.cpp",
+                 "DeviceMemory.cpp", "DeviceMemory.h"]
 
 
 class Failure(Exception):
@@ -147,8 +147,19 @@ def consumer_project(work, prefix):
     check(not any(os.path.exists(p) for p in outputs),
           "configuring compiled kernels: that is the build's work")
     log = build(tree)
-    check(log.count("tilec: compiling vector_add.tile") == 2,
+    check(log.count("tilec: compiling vector_add.tile") == 3,
           "the first build did not run tilec once per target:\n" + log)
+    check("tilec: embedding the kernels of kemb" in log,
+          "the first build did not generate the EMBED library:\n" + log)
+    with open(os.path.join(tree, "kemb.embed", "kemb.h")) as f:
+        header = f.read()
+    for declaration in (
+            "void vector_add(const DLTensor &A, const DLTensor &B, "
+            "const DLTensor &C, CUstream stream = nullptr);",
+            "void vector_add(float *A, float *B, float *C, int64_t N, "
+            "CUstream stream = nullptr, int32_t device = 0);"):
+        check(declaration in header,
+              "kemb.h lacks `%s`:\n%s" % (declaration, header))
     for path in outputs:
         check(os.path.exists(path), "the build did not write " + path)
     with open(os.path.join(tree, "kfat", "vector_add.sm_90a.json")) as f:
@@ -233,6 +244,11 @@ BAD_CALLS = [
      "DEFINES blocks=64)",
      r"-D blocks=64: no kernel in .* has a compile-time parameter named "
      r"'blocks'"),
+    ("tilec_add_kernels(k-1 SOURCES vector_add.tile ARCHS sm_80 EMBED)",
+     r"EMBED needs a target name that is a C\+\+ identifier .*not 'k-1'"),
+    ("tilec_embed_kernels(k)", r"tilec_embed_kernels\(k\): no JSONS"),
+    ("tilec_embed_kernels(k JSONS nope.json)",
+     r"tilec_embed_kernels\(k\): '[^']*nope\.json' does not exist"),
     ("add_custom_target(k)\n"
      "tilec_add_kernels(k SOURCES vector_add.tile ARCHS sm_80)",
      r"a target named 'k' already exists"),

@@ -227,3 +227,42 @@ TEST_CASE("the C++ API wraps handles and throws tilert::Error", "[capi]") {
   CHECK(tilert::Scalar::bf16(1.0f).raw().value.bf16 == 0x3f80);
   CHECK(tilert::Scalar::i64(-5).raw().dtype == TILERT_DTYPE_I64);
 }
+
+TEST_CASE("a kernel loads from memory, its binaries verified",
+          "[capi][memory]") {
+  std::string Json = baseMetadata().dump();
+  tilertBinary Binaries[] = {{CubinBytes.data(), CubinBytes.size()},
+                             {PtxBytes.data(), PtxBytes.size()}};
+  tilert::Kernel Kernel =
+      tilert::Kernel::fromMemory(Json, "vector_add.sm_90a.json", Binaries);
+  CHECK(Kernel.name() == "vector_add");
+  CHECK(std::string(Kernel.info().json_path) == "vector_add.sm_90a.json");
+  CHECK(Kernel.tensors().size() == 3);
+
+  auto Expect = [&](tilertStatus Status, const std::string &Message,
+                    const std::string &Text, const tilertBinary *Given,
+                    int32_t Count) {
+    tilertKernel Handle = reinterpret_cast<tilertKernel>(0x1);
+    CHECK(tilertKernelLoadFromMemory(Text.data(), Text.size(), "k.json", Given,
+                                     Count, &Handle) == Status);
+    CHECK(Handle == nullptr);
+    CHECK_THAT(tilertGetLastErrorMessage(), Catch::Contains(Message));
+  };
+  Expect(TILERT_ERROR_INVALID_ARGUMENT,
+         "k.json: 1 binaries given but the metadata names 2", Json, Binaries,
+         1);
+  Expect(TILERT_ERROR_INVALID_ARGUMENT, "k.json: the binary array is NULL",
+         Json, nullptr, 2);
+  std::string Tampered = CubinBytes;
+  Tampered[0] ^= 1;
+  tilertBinary Bad[] = {{Tampered.data(), Tampered.size()}, Binaries[1]};
+  Expect(TILERT_ERROR_CHECKSUM,
+         "k.json: binaries[0]: sha256 of 'k.json:k.sm_90a.cubin' is", Json, Bad,
+         2);
+  Expect(TILERT_ERROR_METADATA, "k.json: truncated JSON",
+         Json.substr(0, Json.size() / 2), Binaries, 2);
+  tilertKernel Handle;
+  CHECK(tilertKernelLoadFromMemory(nullptr, 0, "k.json", Binaries, 2,
+                                   &Handle) == TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(tilertGetLastErrorMessage(), Catch::Contains("the JSON is NULL"));
+}

@@ -49,7 +49,8 @@ TEST_CASE("parameters follow the ABI order and widths", "[params]") {
   Scalars[4].dtype = TILERT_DTYPE_F64;
   Scalars[4].value.f64 = 0.125;
 
-  KernelParams Params(M, Args, Scalars);
+  KernelParams Params;
+  Params.assign(M, Args, Scalars);
   REQUIRE(Params.size() == 11);
   void **P = Params.pointers();
   CHECK(read<uint64_t>(P[0]) == 0x1000);
@@ -78,7 +79,8 @@ TEST_CASE("tensor maps follow the scalars, 64-byte aligned", "[params]") {
   Alpha.dtype = TILERT_DTYPE_F32;
   Alpha.value.f32 = 0.5f;
 
-  KernelParams Params(M, Args, &Alpha);
+  KernelParams Params;
+  Params.assign(M, Args, &Alpha);
   REQUIRE(Params.size() == 9);
   void **P = Params.pointers();
   CHECK(read<uint64_t>(P[0]) == 0x1000);
@@ -93,4 +95,32 @@ TEST_CASE("tensor maps follow the scalars, 64-byte aligned", "[params]") {
   static_assert(sizeof(CUtensorMap) == 128, "the ABI passes 128 bytes");
   Params.tensorMap(1).opaque[15] = 0xfeed;
   CHECK(read<uint64_t>(static_cast<char *>(P[8]) + 120) == 0xfeed);
+}
+
+TEST_CASE("assigning again replaces the parameters and reuses the storage",
+          "[params]") {
+  KernelMetadata Gemm = parseValid(gemmLikeMetadata());
+  BoundArgs Args;
+  Args.Device = 0;
+  Args.Addresses = {0x1000, 0x2000, 0x3000};
+  Args.Dims = {64, 32, 48};
+  tilertScalar Scalars[2] = {};
+  Scalars[0].dtype = TILERT_DTYPE_F32;
+  Scalars[0].value.f32 = 1.0f;
+  Scalars[1].dtype = TILERT_DTYPE_BOOL;
+  KernelParams Params;
+  Params.assign(Gemm, Args, Scalars);
+  REQUIRE(Params.size() == 8);
+  void **First = Params.pointers();
+
+  // A smaller kernel: fewer parameters, in the same storage.
+  KernelMetadata Add = parseValid(baseMetadata());
+  BoundArgs AddArgs;
+  AddArgs.Addresses = {0x4000, 0x5000, 0x6000};
+  AddArgs.Dims = {7};
+  Params.assign(Add, AddArgs, nullptr);
+  REQUIRE(Params.size() == 4);
+  CHECK(Params.pointers() == First);
+  CHECK(read<uint64_t>(Params.pointers()[0]) == 0x4000);
+  CHECK(read<int64_t>(Params.pointers()[3]) == 7);
 }

@@ -6,7 +6,10 @@
 #     ARCHS <arch>...                sm_80 sm_86 sm_89 sm_90 sm_90a
 #     [DEFINES <NAME=VALUE>...]      -D for every source
 #     [OUTPUT_DIRECTORY <dir>]       default ${CMAKE_CURRENT_BINARY_DIR}/<name>
-#     [FATBIN])                      one <kernel>.fatbin for all ARCHS
+#     [FATBIN]                       one <kernel>.fatbin for all ARCHS
+#     [EMBED])                       a library with the kernels inside
+#
+#   tilec_embed_kernels(<name> JSONS <kernel.json>...)
 #
 # adds the target <name>, built by `all`, whose build runs tilec once per
 # source and writes <dir>/<kernel>.<arch>.cubin and <dir>/<kernel>.<arch>.json
@@ -17,6 +20,13 @@
 # and the JSONs instead, which the runtime loads on any of those
 # architectures. The target's properties
 # TILEC_OUTPUT_DIRECTORY and TILEC_OUTPUTS hold where and what it writes.
+#
+# With EMBED, <name> is instead a static library whose generated header
+# <name>.h declares one C++ function per kernel (namespace <name>, typed
+# parameters) and whose code holds the metadata and binaries, so the
+# application reads no kernel file; the compilation target is
+# <name>_tilec. tilec_embed_kernels() makes such a library from kernels
+# compiled elsewhere (no compiler needed: a runtime-only package has it).
 #
 # Configuring runs `tilec -M` on each source (the front end only) to learn
 # the kernels' file names, and reruns when a source changes; building runs
@@ -46,14 +56,87 @@ function(_tilec_make_rule_targets rule out_var)
   set(${out_var} "${targets}" PARENT_SCOPE)
 endfunction()
 
+# Adds the static library `name` (EMBED, docs/cmake.md) of the kernels
+# whose metadata JSONs are `jsons` (their binaries beside them), built after
+# the targets `depends`. `fn` names the caller in messages.
+function(_tilec_embed fn name jsons depends)
+  if(NOT name MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    message(FATAL_ERROR "${fn}: EMBED needs a target name that is a C++ "
+      "identifier (it names the namespace of the functions), not '${name}'")
+  endif()
+  set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}.embed")
+  set(list_file "${gen_dir}/kernels.txt")
+  list(JOIN jsons "\n" content)
+  file(CONFIGURE OUTPUT "${list_file}" CONTENT "${content}\n" @ONLY)
+  # The binaries the JSONs name (when they exist already), so that a
+  # recompiled binary regenerates the library.
+  set(inputs ${jsons})
+  foreach(json IN LISTS jsons)
+    if(EXISTS "${json}")
+      file(READ "${json}" text)
+      get_filename_component(json_dir "${json}" DIRECTORY)
+      string(JSON count ERROR_VARIABLE error LENGTH "${text}" binaries)
+      if(error)
+        message(FATAL_ERROR "${fn}: ${json} is not kernel metadata: ${error}")
+      endif()
+      math(EXPR last "${count} - 1")
+      foreach(b RANGE ${last})
+        string(JSON file GET "${text}" binaries ${b} file)
+        list(APPEND inputs "${json_dir}/${file}")
+      endforeach()
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES inputs)
+  add_custom_command(
+    OUTPUT "${gen_dir}/${name}.h" "${gen_dir}/${name}.cpp"
+    COMMAND "${CMAKE_COMMAND}" "-DTILEC_EMBED_NAME=${name}"
+            "-DTILEC_EMBED_LIST=${list_file}"
+            "-DTILEC_EMBED_HEADER=${gen_dir}/${name}.h"
+            "-DTILEC_EMBED_SOURCE=${gen_dir}/${name}.cpp"
+            -P "${_TILEC_CMAKE_DIR}/TilecEmbed.cmake"
+    DEPENDS ${inputs} ${depends} "${list_file}"
+            "${_TILEC_CMAKE_DIR}/TilecEmbed.cmake"
+    COMMENT "tilec: embedding the kernels of ${name}"
+    VERBATIM)
+  add_library(${name} STATIC "${gen_dir}/${name}.cpp")
+  target_include_directories(${name} PUBLIC "${gen_dir}")
+  target_link_libraries(${name} PUBLIC tilec::tilert)
+  target_compile_features(${name} PUBLIC cxx_std_17)
+endfunction()
+
+function(tilec_embed_kernels name)
+  set(fn "tilec_embed_kernels(${name})")
+  cmake_parse_arguments(PARSE_ARGV 1 TE "" "" "JSONS")
+  if(TE_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${fn}: unknown arguments '${TE_UNPARSED_ARGUMENTS}' "
+      "(expected JSONS <kernel.json>...)")
+  endif()
+  if(NOT TE_JSONS)
+    message(FATAL_ERROR "${fn}: no JSONS: name the kernels' metadata files")
+  endif()
+  if(TARGET ${name})
+    message(FATAL_ERROR "${fn}: a target named '${name}' already exists")
+  endif()
+  set(jsons "")
+  foreach(json IN LISTS TE_JSONS)
+    get_filename_component(json "${json}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${json}")
+      message(FATAL_ERROR "${fn}: '${json}' does not exist")
+    endif()
+    list(APPEND jsons "${json}")
+  endforeach()
+  _tilec_embed("${fn}" "${name}" "${jsons}" "")
+endfunction()
+
 function(tilec_add_kernels name)
   set(fn "tilec_add_kernels(${name})")
-  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN" "OUTPUT_DIRECTORY"
+  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN;EMBED" "OUTPUT_DIRECTORY"
                         "SOURCES;ARCHS;DEFINES")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments '${TK_UNPARSED_ARGUMENTS}' "
       "(expected SOURCES <file.tile>... ARCHS <arch>... [DEFINES "
-      "<NAME=VALUE>...] [OUTPUT_DIRECTORY <dir>] [FATBIN])")
+      "<NAME=VALUE>...] [OUTPUT_DIRECTORY <dir>] [FATBIN] [EMBED])")
   endif()
   foreach(keyword IN LISTS TK_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${fn}: ${keyword} is given without a value")
@@ -149,8 +232,26 @@ function(tilec_add_kernels name)
       VERBATIM)
   endforeach()
 
-  add_custom_target(${name} ALL DEPENDS ${all_outputs})
-  set_target_properties(${name} PROPERTIES
+  set(kernels_target ${name})
+  if(TK_EMBED)
+    set(kernels_target ${name}_tilec)
+    if(TARGET ${kernels_target})
+      message(FATAL_ERROR "${fn}: a target named '${kernels_target}' already "
+        "exists (EMBED names the compilation target so)")
+    endif()
+  endif()
+  add_custom_target(${kernels_target} ALL DEPENDS ${all_outputs})
+  set_target_properties(${kernels_target} PROPERTIES
     TILEC_OUTPUT_DIRECTORY "${dir}"
     TILEC_OUTPUTS "${all_outputs}")
+  if(TK_EMBED)
+    set(jsons "")
+    foreach(output IN LISTS all_outputs)
+      if(output MATCHES "\\.json$")
+        list(APPEND jsons "${output}")
+      endif()
+    endforeach()
+    _tilec_embed("${fn}" "${name}" "${jsons}" "${all_outputs}")
+    add_dependencies(${name} ${kernels_target})
+  endif()
 endfunction()

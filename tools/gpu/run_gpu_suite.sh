@@ -9,9 +9,13 @@
 #   5. install the runtime into OUTDIR/package/prefix and build the project
 #      of test/package against it alone, with the kernels its build on the
 #      development machine compiled (cubins and a fatbin for sm_80 + sm_90a),
-#      and run them through libtilert.so and libtilert.a;
-#   6. time vector_add through tile-bench;
+#      and run them through libtilert.so and libtilert.a, and compiled into
+#      the program (tilec_embed_kernels, run-embedded);
+#   6. time vector_add through tile-bench (the variant that loads on the
+#      device);
 #   7. benchmark the elementwise kernels against PyTorch in one process;
+#   8. measure the host time per launch (Python, C++) against PyTorch's and
+#      launch inside CUDA graph capture (tools/gpu/bench_launch.py);
 # then print a summary and the benchmark table last. Logs and JSON results go
 # to OUTDIR. Exits non-zero if any step failed.
 #
@@ -99,7 +103,8 @@ PY
     "$package/build/run-vector-add" \
       "$package_kernels/kfat/vector_add.sm_80.json" &&
     "$package/build/run-vector-add-static" \
-      "$package_kernels/kfat/vector_add.sm_90a.json"
+      "$package_kernels/kfat/vector_add.sm_90a.json" &&
+    "$package/build/run-embedded"
 }
 if package_build 2>&1 | tee "$outdir/package.log"; then
   results[package]=passed
@@ -108,22 +113,35 @@ else
 fi
 
 step "tile-bench vector_add f32"
-vector_add=$(python3 - "$kernels" <<'PY'
+# The first f32 vector_add that loads on device 0 (newest architecture
+# first: the sm_90a cubin on an H100/H200, the sm_80 one on an A100).
+vector_add=$(TILERT_LIBRARY="$build/runtime/libtilert.so" \
+  PYTHONPATH="$root/runtime/python${PYTHONPATH:+:$PYTHONPATH}" \
+  python3 - "$kernels" <<'PY'
 import glob, json, os, sys
+import tilert
 found = []
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "**", "*.json"), recursive=True)):
+for path in glob.glob(os.path.join(sys.argv[1], "**", "*.json"), recursive=True):
     try:
         meta = json.load(open(path))
     except ValueError:
         continue
     if meta.get("name") == "vector_add" and meta.get("constants", {}).get("dtype") == "f32":
-        found.append((meta.get("arch") != "sm_90a", path))
-if found:
-    print(min(found)[1])
+        arch = meta.get("arch", "")
+        digits = "".join(ch for ch in arch if ch.isdigit())
+        found.append((-int(digits or 0), not arch.endswith("a"), path))
+for _, _, path in sorted(found):
+    try:
+        tilert.Kernel(path).prepare(0)
+    except tilert.Error as error:
+        print(f"{path} does not run on device 0: {error}", file=sys.stderr)
+        continue
+    print(path)
+    break
 PY
-)
+) || vector_add=""
 if [[ -z $vector_add ]]; then
-  results[tile_bench]="FAILED (no vector_add f32 kernel in $kernels)"
+  results[tile_bench]="FAILED (no vector_add f32 kernel of $kernels runs on device 0)"
 elif "$build/tools/tile-bench/tile-bench" "$vector_add" --dim N=268435456 \
     --json "$outdir/tile_bench_vector_add_f32.json" 2>&1 |
     tee "$outdir/tile_bench.log"; then
@@ -143,9 +161,21 @@ else
   results[bench]=FAILED
 fi
 
+step "host time per launch and CUDA graph capture"
+if TILERT_LIBRARY="$build/runtime/libtilert.so" \
+    PYTHONPATH="$root/runtime/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 "$root/tools/gpu/bench_launch.py" --kernels "$kernels" \
+      --tile-bench "$build/tools/tile-bench/tile-bench" \
+      --json "$outdir/bench_launch.json" \
+      --table "$outdir/launch_table.txt" 2>&1 | tee "$outdir/launch.log"; then
+  results[launch]=passed
+else
+  results[launch]="FAILED (see $outdir/launch.log)"
+fi
+
 status=0
 step "summary (logs and JSON in $outdir)"
-for name in unit gpu package tile_bench bench; do
+for name in unit gpu package tile_bench bench launch; do
   printf '%-11s %s\n' "$name" "${results[$name]}"
   [[ ${results[$name]} == passed* ]] || status=1
 done
@@ -154,5 +184,11 @@ if [[ -f $outdir/bench_table.txt ]]; then
   cat "$outdir/bench_table.txt"
 else
   echo "(no benchmark table: see $outdir/bench.log)"
+fi
+echo
+if [[ -f $outdir/launch_table.txt ]]; then
+  cat "$outdir/launch_table.txt"
+else
+  echo "(no launch overhead table: see $outdir/launch.log)"
 fi
 exit $status

@@ -2,15 +2,19 @@
 //
 // tile-bench out/vector_add.sm_90a.json --dim N=268435456 [--scalar a=1.5]
 //            [--warmup 10] [--reps 50] [--flops EXPR] [--json FILE]
+//            [--launch-overhead [--launches 2000]]
 //
 // Allocates every tensor the metadata describes (random contents), launches
 // the kernel through libtilert, times it with CUDA events and prints the
 // median time, the bandwidth over the sum of the tensor sizes and, with
-// --flops, the TFLOP/s of the given FLOP model.
+// --flops, the TFLOP/s of the given FLOP model. With --launch-overhead it
+// measures the host time of a launch instead (HostOverhead.h): --reps rounds
+// of --launches back-to-back launches.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceTensors.h"
+#include "HostOverhead.h"
 #include "Timing.h"
 #include "Workload.h"
 
@@ -34,6 +38,8 @@ struct Options {
   int Warmup = 10;
   int Reps = 50;
   int Device = 0;
+  bool LaunchOverhead = false;
+  int Launches = 2000;
   std::string Flops;
   std::string Output;
   uint64_t Seed = 0;
@@ -102,6 +108,66 @@ std::string describeGrid(const tilertKernelInfo &info) {
          info.grid[2];
 }
 
+/// Prints the dims and scalars a run used.
+void printWorkload(const Workload &work) {
+  std::string Dims;
+  for (size_t I = 0; I < work.DimNames.size(); ++I)
+    Dims += (I ? " " : "") + work.DimNames[I] + "=" +
+            std::to_string(work.DimValues[I]);
+  std::printf("  dims: %s\n", Dims.empty() ? "none" : Dims.c_str());
+  for (size_t I = 0; I < work.ScalarNames.size(); ++I)
+    std::printf("  scalar %s = %s\n", work.ScalarNames[I].c_str(),
+                work.ScalarText[I].c_str());
+}
+
+/// Writes `result` to `path` (--json).
+void writeJson(const std::string &path, const nlohmann::json &result) {
+  std::ofstream Out(path);
+  Out << result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      << "\n";
+  if (!Out)
+    throw BenchError("cannot write --json " + path);
+}
+
+/// --launch-overhead: the host time per launch of tilert::Kernel::launch.
+int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
+                      const Workload &work, const std::string &deviceName,
+                      const DriverApi &api, CUstream stream,
+                      const std::vector<const DLTensor *> &arguments) {
+  HostOverhead Overhead = measureHostOverhead(
+      api, stream, options.Warmup, options.Reps, options.Launches,
+      [&] { kernel.launch(arguments, work.Scalars, stream); });
+  tilertKernelInfo Info = kernel.info();
+  std::printf("%s (%s, %s) on CUDA device %d (%s)\n", Info.name,
+              options.JsonPath.c_str(), Info.arch, options.Device,
+              deviceName.c_str());
+  printWorkload(work);
+  std::printf("  host time per launch: median %.3f us (min %.3f, max %.3f) "
+              "over %d rounds of %d launches after %d warmup\n",
+              Overhead.Median, Overhead.Min, Overhead.Max, options.Reps,
+              options.Launches, options.Warmup);
+  if (!options.Output.empty()) {
+    nlohmann::json Result = {
+        {"kernel", Info.name},
+        {"json", options.JsonPath},
+        {"arch", Info.arch},
+        {"device", deviceName},
+        {"dims", nlohmann::json::object()},
+        {"warmup", options.Warmup},
+        {"rounds", options.Reps},
+        {"launches_per_round", options.Launches},
+        {"host_us_per_launch", Overhead.MicrosPerLaunch},
+        {"median_us", Overhead.Median},
+        {"min_us", Overhead.Min},
+        {"max_us", Overhead.Max},
+    };
+    for (size_t I = 0; I < work.DimNames.size(); ++I)
+      Result["dims"][work.DimNames[I]] = work.DimValues[I];
+    writeJson(options.Output, Result);
+  }
+  return 0;
+}
+
 int run(const Options &options) {
   tilert::Kernel Kernel(options.JsonPath);
   tilertKernelInfo Info = Kernel.info();
@@ -123,6 +189,9 @@ int run(const Options &options) {
   DeviceTensors Tensors(*Api, Params, Work, options.Device, Seed);
   Stream Launches(*Api);
   std::vector<const DLTensor *> Arguments = Tensors.arguments();
+  if (options.LaunchOverhead)
+    return runLaunchOverhead(options, Kernel, Work, Context.name(), *Api,
+                             Launches.get(), Arguments);
   Timings Times =
       timeLaunches(*Api, Launches.get(), options.Warmup, options.Reps, [&] {
         Kernel.launch(Arguments, Work.Scalars, Launches.get());
@@ -130,19 +199,12 @@ int run(const Options &options) {
 
   double Seconds = Times.Median * 1e-3;
   double GBps = Seconds > 0 ? double(Work.Bytes) / Seconds * 1e-9 : 0;
-  std::string Dims;
-  for (size_t I = 0; I < Work.DimNames.size(); ++I)
-    Dims += (I ? " " : "") + Work.DimNames[I] + "=" +
-            std::to_string(Work.DimValues[I]);
   std::printf("%s (%s, %s) on CUDA device %d (%s)\n", Info.name,
               options.JsonPath.c_str(), Info.arch, options.Device,
               Context.name().c_str());
-  std::printf("  dims: %s   grid: %s   block: %ux%ux%u\n",
-              Dims.empty() ? "none" : Dims.c_str(), describeGrid(Info).c_str(),
+  printWorkload(Work);
+  std::printf("  grid: %s   block: %ux%ux%u\n", describeGrid(Info).c_str(),
               Info.block[0], Info.block[1], Info.block[2]);
-  for (size_t I = 0; I < Work.ScalarNames.size(); ++I)
-    std::printf("  scalar %s = %s\n", Work.ScalarNames[I].c_str(),
-                Work.ScalarText[I].c_str());
   std::printf("  median %.4f ms (min %.4f, max %.4f) over %d reps after %d "
               "warmup\n",
               Times.Median, Times.Min, Times.Max, options.Reps, options.Warmup);
@@ -181,11 +243,7 @@ int run(const Options &options) {
       Result["flops"] = *Flops;
       Result["tflops"] = TFlops;
     }
-    std::ofstream Out(options.Output);
-    Out << Result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << "\n";
-    if (!Out)
-      throw BenchError("cannot write --json " + options.Output);
+    writeJson(options.Output, Result);
   }
   return 0;
 }
@@ -210,6 +268,12 @@ int main(int argc, char **argv) {
                  "FLOP model, an integer expression over the dims (2*M*N*K)");
   App.add_option("--json", Opts.Output, "Write the results as JSON to FILE");
   App.add_option("--seed", Opts.Seed, "Seed of the random inputs (0: time)");
+  App.add_flag("--launch-overhead", Opts.LaunchOverhead,
+               "Measure the host time per launch instead: --reps rounds of "
+               "--launches back-to-back launches, wall clock");
+  App.add_option("--launches", Opts.Launches,
+                 "Launches per round of --launch-overhead (2000)")
+      ->check(CLI::Range(1, 100000000));
   CLI11_PARSE(App, argc, argv);
   try {
     return run(Opts);

@@ -181,6 +181,26 @@ TILERT_API size_t tilertDTypeSize(tilertDType dtype);
 TILERT_API tilertStatus tilertKernelLoad(const char *json_path,
                                          tilertKernel *kernel);
 
+/// One binary of a kernel given in memory (tilertKernelLoadFromMemory).
+typedef struct tilertBinary {
+  /// The binary's bytes (a cubin, a fatbin, or PTX text with or without a
+  /// terminating NUL).
+  const void *data;
+  /// The number of bytes at `data`.
+  size_t size;
+} tilertBinary;
+
+/// Loads a kernel from memory: `json` (`json_size` bytes) is its metadata
+/// and `binaries` (`num_binaries` entries) the bytes of the binaries it
+/// names, in the order of its `binaries` array; the metadata is validated
+/// completely and every binary's sha256 verified, as by tilertKernelLoad,
+/// and no file is read. `name` stands for the JSON's path in messages and
+/// in tilertKernelInfo::json_path (e.g. "vector_add.sm_90a.json"). The
+/// kernel keeps copies: the buffers may be released after the call.
+TILERT_API tilertStatus tilertKernelLoadFromMemory(
+    const char *json, size_t json_size, const char *name,
+    const tilertBinary *binaries, int32_t num_binaries, tilertKernel *kernel);
+
 /// Releases `kernel` and everything it loaded on any device. NULL is a no-op.
 /// Must not race with launches of the same kernel.
 TILERT_API tilertStatus tilertKernelDestroy(tilertKernel kernel);

@@ -13,7 +13,10 @@
 #include "tilert/float16.hpp"
 #include "tilert/tilert.h"
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -132,8 +135,51 @@ public:
   const tilertScalar &raw() const noexcept { return Raw; }
 
 private:
+  friend class Kernel;
   explicit Scalar(tilertDType dtype) : Raw{} { Raw.dtype = dtype; }
   tilertScalar Raw;
+};
+
+/// A read-only view of consecutive `T`s (what Kernel::launch takes), made
+/// from a braced list, a std::vector, a std::array, a C array or a pointer
+/// and a size.
+/// It copies nothing, so passing arguments allocates nothing; a view of a
+/// braced list is valid until the end of the full expression it is in.
+template <typename T> class ArrayView {
+public:
+  /// An empty view.
+  ArrayView() = default;
+  /// The elements of a braced list (valid for the call it is an argument
+  /// of; GCC warns about any view of a list, as it does for llvm::ArrayRef).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  ArrayView(std::initializer_list<T> list)
+      : Data(list.begin()), Size(list.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  /// The elements of `vector`.
+  template <typename Allocator>
+  ArrayView(const std::vector<T, Allocator> &vector)
+      : Data(vector.data()), Size(vector.size()) {}
+  /// The elements of `array`.
+  template <size_t N>
+  ArrayView(const std::array<T, N> &array) : Data(array.data()), Size(N) {}
+  /// The elements of a C array.
+  template <size_t N> ArrayView(const T (&array)[N]) : Data(array), Size(N) {}
+  /// `size` elements starting at `data`.
+  ArrayView(const T *data, size_t size) : Data(data), Size(size) {}
+
+  /// The first element (nullptr when empty).
+  const T *data() const noexcept { return Data; }
+  /// The number of elements.
+  size_t size() const noexcept { return Size; }
+
+private:
+  const T *Data = nullptr;
+  size_t Size = 0;
 };
 
 /// One dimension of a tensor parameter: a named dim or a constant extent.
@@ -171,6 +217,19 @@ public:
   explicit Kernel(const std::string &jsonPath) {
     check(tilertKernelLoad(jsonPath.c_str(), &Handle));
   }
+
+  /// Loads a kernel from memory: its metadata `json`, called `name` in
+  /// messages, and its binaries in the metadata's order (see
+  /// tilertKernelLoadFromMemory); reads no file.
+  static Kernel fromMemory(const std::string &json, const std::string &name,
+                           ArrayView<tilertBinary> binaries) {
+    Kernel Result;
+    check(tilertKernelLoadFromMemory(
+        json.data(), json.size(), name.c_str(), binaries.data(),
+        static_cast<int32_t>(binaries.size()), &Result.Handle));
+    return Result;
+  }
+
   Kernel(const Kernel &) = delete;
   Kernel &operator=(const Kernel &) = delete;
   /// Takes over `other`'s handle.
@@ -247,23 +306,28 @@ public:
   }
 
   /// Validates the arguments and launches on `stream`; throws Error (and
-  /// launches nothing) on any mismatch.
-  void launch(const std::vector<const DLTensor *> &tensors,
-              const std::vector<Scalar> &scalars = {},
-              CUstream stream = nullptr) const {
-    std::vector<tilertScalar> Raw;
-    Raw.reserve(scalars.size());
-    for (const Scalar &S : scalars)
-      Raw.push_back(S.raw());
+  /// launches nothing) on any mismatch. Nothing is copied or allocated on
+  /// the way to tilertKernelLaunch: `kernel.launch({&a, &b, &c},
+  /// {tilert::Scalar::f32(0.5f)}, stream)`.
+  void launch(ArrayView<const DLTensor *> tensors,
+              ArrayView<Scalar> scalars = {}, CUstream stream = nullptr) const {
+    // A Scalar is its tilertScalar (standard layout, one member), so an
+    // array of them is an array of tilertScalars.
+    static_assert(sizeof(Scalar) == sizeof(tilertScalar) &&
+                      alignof(Scalar) == alignof(tilertScalar),
+                  "Scalar must wrap exactly one tilertScalar");
+    const tilertScalar *Raw = scalars.size() ? &scalars.data()->Raw : nullptr;
     check(tilertKernelLaunch(Handle, tensors.data(),
-                             static_cast<int32_t>(tensors.size()), Raw.data(),
-                             static_cast<int32_t>(Raw.size()), stream));
+                             static_cast<int32_t>(tensors.size()), Raw,
+                             static_cast<int32_t>(scalars.size()), stream));
   }
 
   /// The underlying C handle (owned by this object).
   tilertKernel handle() const noexcept { return Handle; }
 
 private:
+  Kernel() = default;
+
   tilertKernel Handle = nullptr;
 };
 

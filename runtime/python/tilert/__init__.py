@@ -5,8 +5,10 @@
     kernel(a, b, c)                        # PyTorch / CuPy / JAX via DLPack
     kernel(x, y, 0.5, stream=torch.cuda.current_stream())
 
-Tensors are passed through DLPack (``__dlpack__``); scalars are Python
-numbers converted to the kernel's scalar dtypes. Every runtime error raises
+Tensors are described from a few attribute reads (PyTorch CUDA tensors on
+the current stream) or passed through DLPack (``__dlpack__``); scalars are
+Python numbers converted to the kernel's scalar dtypes; the runtime checks
+every argument (``_launch_plan.py``). Every runtime error raises
 ``tilert.Error`` carrying the runtime's status name and message. No build
 step: the shared library is found through the ``TILERT_LIBRARY`` environment
 variable, next to this package, or in the repository's ``build*/runtime``.
@@ -16,12 +18,10 @@ import collections
 import ctypes
 import ctypes.util
 import glob
-import math
-import numbers
 import os
-import struct
-import sys
 import threading
+
+from ._launch_plan import LaunchPlan
 
 __all__ = ["Error", "Kernel", "ScalarParam", "TensorParam", "library_path"]
 
@@ -33,7 +33,6 @@ ScalarParam.__doc__ = "A runtime scalar parameter."
 
 _SUCCESS = 0
 _INVALID_ARGUMENT = 1
-_KDLCUDA = 2
 
 
 class Error(RuntimeError):
@@ -46,26 +45,6 @@ class Error(RuntimeError):
         self.status = _library().tilertGetErrorName(code).decode()
         self.message = message
         super().__init__(f"{self.status}: {message}")
-
-
-class _ScalarValue(ctypes.Union):
-    _fields_ = [
-        ("f64", ctypes.c_double),
-        ("f32", ctypes.c_float),
-        ("i64", ctypes.c_int64),
-        ("i32", ctypes.c_int32),
-        ("i16", ctypes.c_int16),
-        ("i8", ctypes.c_int8),
-        ("u32", ctypes.c_uint32),
-        ("u8", ctypes.c_uint8),
-        ("boolean", ctypes.c_uint8),
-        ("f16", ctypes.c_uint16),
-        ("bf16", ctypes.c_uint16),
-    ]
-
-
-class _Scalar(ctypes.Structure):
-    _fields_ = [("dtype", ctypes.c_int), ("value", _ScalarValue)]
 
 
 class _KernelInfo(ctypes.Structure):
@@ -136,9 +115,11 @@ def _declare(lib):
         "tilertKernelGetScalarParam": (
             c.c_int, [c.c_void_p, c.c_int32, c.POINTER(_ScalarParam)]),
         "tilertKernelPrepare": (c.c_int, [c.c_void_p, c.c_int32]),
+        # The tensor pointers and the scalars are passed as the addresses
+        # of a LaunchPlan's buffer.
         "tilertKernelLaunch": (
-            c.c_int, [c.c_void_p, c.POINTER(c.c_void_p), c.c_int32,
-                      c.POINTER(_Scalar), c.c_int32, c.c_void_p]),
+            c.c_int, [c.c_void_p, c.c_void_p, c.c_int32, c.c_void_p,
+                      c.c_int32, c.c_void_p]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -178,136 +159,6 @@ def _check(code):
         raise Error(code, _library().tilertGetLastErrorMessage().decode())
 
 
-_PyCapsule_GetPointer = ctypes.pythonapi.PyCapsule_GetPointer
-_PyCapsule_GetPointer.restype = ctypes.c_void_p
-_PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-
-def _float32_bits(value):
-    return struct.unpack("<I", struct.pack("<f", value))[0]
-
-
-def _half_bits(value):
-    """The IEEE binary16 bits of ``value`` rounded (via float32) to nearest
-    even, as tilert::halfFromFloat computes them."""
-    try:
-        bits = _float32_bits(value)
-    except OverflowError:
-        bits = _float32_bits(math.copysign(math.inf, value))
-    sign = (bits >> 16) & 0x8000
-    exp = (bits >> 23) & 0xFF
-    mant = bits & 0x7FFFFF
-    if exp == 0xFF:
-        return sign | 0x7C00 | ((0x200 | (mant >> 13)) if mant else 0)
-    if exp > 142:
-        return sign | 0x7C00
-    if exp >= 113:
-        half = ((exp - 112) << 10) | (mant >> 13)
-        rem = mant & 0x1FFF
-        if rem > 0x1000 or (rem == 0x1000 and half & 1):
-            half += 1
-        return sign | half
-    if exp < 102:
-        return sign
-    full = mant | 0x800000
-    shift = 126 - exp
-    half = full >> shift
-    rem = full & ((1 << shift) - 1)
-    halfway = 1 << (shift - 1)
-    if rem > halfway or (rem == halfway and half & 1):
-        half += 1
-    return sign | half
-
-
-def _bfloat16_bits(value):
-    """The bfloat16 bits of ``value`` rounded (via float32) to nearest even."""
-    try:
-        bits = _float32_bits(value)
-    except OverflowError:
-        bits = _float32_bits(math.copysign(math.inf, value))
-    if (bits & 0x7FFFFFFF) > 0x7F800000:
-        return (bits >> 16) | 0x40
-    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
-
-
-_INT_RANGES = {
-    "i8": (-(1 << 7), (1 << 7) - 1),
-    "i16": (-(1 << 15), (1 << 15) - 1),
-    "i32": (-(1 << 31), (1 << 31) - 1),
-    "i64": (-(1 << 63), (1 << 63) - 1),
-    "u8": (0, (1 << 8) - 1),
-    "u32": (0, (1 << 32) - 1),
-}
-
-
-def _pack_scalar(kernel_name, index, param, code, value):
-    where = f"{kernel_name}: scalar '{param.name}' (index {index})"
-    scalar = _Scalar()
-    scalar.dtype = code
-    dtype = param.dtype
-    if dtype in ("f16", "bf16", "f32", "f64"):
-        if not isinstance(value, numbers.Real):
-            raise TypeError(f"{where} is a {dtype} but got {type(value).__name__}")
-        value = float(value)
-        if dtype == "f64":
-            scalar.value.f64 = value
-        elif dtype == "f32":
-            scalar.value.f32 = value
-        elif dtype == "f16":
-            scalar.value.f16 = _half_bits(value)
-        else:
-            scalar.value.bf16 = _bfloat16_bits(value)
-    elif dtype == "bool":
-        if not isinstance(value, numbers.Integral) or int(value) not in (0, 1):
-            raise TypeError(f"{where} is a bool but got {value!r}")
-        scalar.value.boolean = int(value)
-    else:
-        if not isinstance(value, numbers.Integral):
-            raise TypeError(f"{where} is an {dtype} but got {type(value).__name__}")
-        low, high = _INT_RANGES[dtype]
-        if not low <= int(value) <= high:
-            raise ValueError(f"{where}: {value} does not fit in {dtype}")
-        setattr(scalar.value, dtype, int(value))
-    return scalar
-
-
-def _stream_handle(stream, tensors):
-    """The CUstream to launch on, as an integer."""
-    if stream is None:
-        for tensor in tensors:
-            module = type(tensor).__module__
-            if module.startswith("torch") and getattr(tensor, "is_cuda", False):
-                torch = sys.modules["torch"]
-                return torch.cuda.current_stream(tensor.device).cuda_stream
-            if module.startswith("cupy"):
-                return sys.modules["cupy"].cuda.get_current_stream().ptr
-        return 0
-    if isinstance(stream, numbers.Integral):
-        return int(stream)
-    for attribute in ("cuda_stream", "ptr"):
-        if hasattr(stream, attribute):
-            return int(getattr(stream, attribute))
-    raise TypeError(f"stream must be an int, a torch.cuda.Stream or a "
-                    f"cupy.cuda.Stream, not {type(stream).__name__}")
-
-
-def _dltensor(kernel_name, index, name, tensor, dlpack_stream):
-    """Returns (capsule, DLTensor address); keep the capsule alive while the
-    address is in use."""
-    if not hasattr(tensor, "__dlpack__"):
-        raise TypeError(f"{kernel_name}: tensor '{name}' (index {index}) is a "
-                        f"{type(tensor).__name__}, which does not support "
-                        f"DLPack (__dlpack__)")
-    on_cuda = False
-    if hasattr(tensor, "__dlpack_device__"):
-        on_cuda = tensor.__dlpack_device__()[0] == _KDLCUDA
-    # On CUDA, DLPack makes the producer's work visible on the stream we name.
-    capsule = (tensor.__dlpack__(stream=dlpack_stream) if on_cuda
-               else tensor.__dlpack__())
-    # A DLManagedTensor starts with its DLTensor.
-    return capsule, _PyCapsule_GetPointer(capsule, b"dltensor")
-
-
 class Kernel:
     """A kernel compiled by tilec, loaded from its metadata JSON."""
 
@@ -341,13 +192,16 @@ class Kernel:
             _check(lib.tilertKernelGetDimName(handle, i, ctypes.byref(name)))
             self.dims.append(name.value.decode())
         self.scalars = []
-        self._scalar_codes = []
+        scalar_codes = []
         for i in range(info.num_scalars):
             raw = _ScalarParam()
             _check(lib.tilertKernelGetScalarParam(handle, i, ctypes.byref(raw)))
             self.scalars.append(ScalarParam(raw.name.decode(),
                                             lib.tilertDTypeName(raw.dtype).decode()))
-            self._scalar_codes.append(raw.dtype)
+            scalar_codes.append(raw.dtype)
+        self._plan = LaunchPlan(self.name, self.tensors, self.scalars,
+                                scalar_codes)
+        self._launch = lib.tilertKernelLaunch
 
     def prepare(self, device=0):
         """Loads the kernel on CUDA device ``device`` now instead of at its
@@ -358,34 +212,24 @@ class Kernel:
         """Launches with the tensors then the scalars, in the kernel's
         parameter order, on ``stream`` (default: the current stream of the
         tensors' framework, else the legacy default stream)."""
-        handle = self._live_handle()
-        num_tensors = len(self.tensors)
-        if len(args) != num_tensors + len(self.scalars):
+        handle = self._handle
+        if not handle:
+            raise ValueError(f"kernel {self.name} is closed")
+        plan = self._plan
+        if len(args) != plan.num_args:
             names = ", ".join(t.name for t in self.tensors)
             scalars = ", ".join(s.name for s in self.scalars)
             raise Error(_INVALID_ARGUMENT,
-                        f"{self.name} takes {num_tensors} tensors ({names}) "
-                        f"and {len(self.scalars)} scalars ({scalars}) but "
-                        f"{len(args)} arguments were given")
-        tensors, values = args[:num_tensors], args[num_tensors:]
-        stream_handle = _stream_handle(stream, tensors)
-        # DLPack spells the legacy default stream 1 (0 is ambiguous).
-        dlpack_stream = stream_handle if stream_handle else 1
-        capsules, addresses = [], (ctypes.c_void_p * max(num_tensors, 1))()
-        for i, (param, tensor) in enumerate(zip(self.tensors, tensors)):
-            capsule, address = _dltensor(self.name, i, param.name, tensor,
-                                         dlpack_stream)
-            capsules.append(capsule)
-            addresses[i] = address
-        scalars = (_Scalar * max(len(values), 1))(*[
-            _pack_scalar(self.name, i, param, code, value)
-            for i, (param, code, value) in enumerate(
-                zip(self.scalars, self._scalar_codes, values))])
-        code = _library().tilertKernelLaunch(
-            handle, addresses, num_tensors, scalars, len(values),
-            ctypes.c_void_p(stream_handle))
+                        f"{self.name} takes {plan.num_tensors} tensors "
+                        f"({names}) and {plan.num_scalars} scalars "
+                        f"({scalars}) but {len(args)} arguments were given")
+        tensors, scalars, stream_handle, capsules = plan.arguments(args,
+                                                                   stream)
+        code = self._launch(handle, tensors, plan.num_tensors, scalars,
+                            plan.num_scalars, stream_handle)
         del capsules  # The launch is enqueued; the producers keep the memory.
-        _check(code)
+        if code != _SUCCESS:
+            _check(code)
 
     def close(self):
         """Releases the kernel (also done when it is garbage-collected)."""

@@ -1,6 +1,9 @@
 """Command-line checks of tile-bench that need no GPU: every problem with the
-dims, scalars or FLOP model is reported before any device is touched."""
+dims, scalars or FLOP model is reported before any device is touched; and a
+--launch-overhead run on the fake driver (FAKE_CUDA_DIR, test/runtime/
+fake-cuda)."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -64,6 +67,26 @@ class TileBenchTest(unittest.TestCase):
         # from the runtime, after the command line was accepted.
         self.expect_error("TILERT_ERROR_", self.json, "--dim", "N=1024*1024",
                           "--scalar", "alpha=0.5", "--flops", "2*N")
+
+    def test_launch_overhead_on_the_fake_driver(self):
+        fake = os.environ.get("FAKE_CUDA_DIR")
+        if not fake:
+            self.skipTest("FAKE_CUDA_DIR (the fake libcuda.so.1) is not set")
+        out = os.path.join(self.dir, "overhead.json")
+        result = subprocess.run(
+            [TILE_BENCH, self.json, "--dim", "N=4097", "--scalar",
+             "alpha=0.5", "--launch-overhead", "--reps", "3", "--launches",
+             "100", "--json", out],
+            capture_output=True, text=True, timeout=60,
+            env=dict(os.environ, LD_LIBRARY_PATH=fake))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("host time per launch: median", result.stdout)
+        with open(out) as f:
+            report = json.load(f)
+        self.assertEqual(report["launches_per_round"], 100)
+        self.assertEqual(len(report["host_us_per_launch"]), 3)
+        self.assertGreater(report["median_us"], 0)
+        self.assertEqual(report["dims"], {"N": 4097})
 
 
 if __name__ == "__main__":

@@ -211,18 +211,18 @@ class TilertTest(unittest.TestCase):
             kernel.prepare()
 
     def test_scalar_conversions(self):
-        self.assertEqual(tilert._half_bits(1.0), 0x3C00)
-        self.assertEqual(tilert._half_bits(65520.0), 0x7C00)
-        self.assertEqual(tilert._half_bits(1e300), 0x7C00)
-        self.assertEqual(tilert._half_bits(2.0 ** -24), 0x0001)
-        self.assertEqual(tilert._half_bits(2.0 ** -25), 0x0000)
-        self.assertEqual(tilert._half_bits(-2.0), 0xC000)
+        self.assertEqual(tilert._launch_plan.half_bits(1.0), 0x3C00)
+        self.assertEqual(tilert._launch_plan.half_bits(65520.0), 0x7C00)
+        self.assertEqual(tilert._launch_plan.half_bits(1e300), 0x7C00)
+        self.assertEqual(tilert._launch_plan.half_bits(2.0 ** -24), 0x0001)
+        self.assertEqual(tilert._launch_plan.half_bits(2.0 ** -25), 0x0000)
+        self.assertEqual(tilert._launch_plan.half_bits(-2.0), 0xC000)
         for value in (0.1, -3.75, 1000.5, 6.1e-5):
             expected = struct.unpack("<H", struct.pack("<e", value))[0]
-            self.assertEqual(tilert._half_bits(value), expected, value)
-        self.assertEqual(tilert._bfloat16_bits(1.0), 0x3F80)
-        self.assertEqual(tilert._bfloat16_bits(1.0 + 2.0 ** -8), 0x3F80)
-        self.assertEqual(tilert._bfloat16_bits(1.0 + 3 * 2.0 ** -8), 0x3F82)
+            self.assertEqual(tilert._launch_plan.half_bits(value), expected, value)
+        self.assertEqual(tilert._launch_plan.bfloat16_bits(1.0), 0x3F80)
+        self.assertEqual(tilert._launch_plan.bfloat16_bits(1.0 + 2.0 ** -8), 0x3F80)
+        self.assertEqual(tilert._launch_plan.bfloat16_bits(1.0 + 3 * 2.0 ** -8), 0x3F82)
 
 
 if __name__ == "__main__":

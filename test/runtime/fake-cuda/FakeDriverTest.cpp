@@ -1,0 +1,198 @@
+//===- FakeDriverTest.cpp - Whole launches on the fake driver -------------===//
+//
+// Runs libtilert's launch path to the end (module load, stream check,
+// cuLaunchKernelEx) on the fake driver of FakeCuda.cpp, which CTest puts in
+// LD_LIBRARY_PATH: the parameters that reach the driver, which driver calls a
+// launch makes (only those CUDA graph capture allows), and that a warm launch
+// allocates no host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
+
+#include "tilert/tilert.hpp"
+
+#include "../TestSupport.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include <dlfcn.h>
+
+using namespace tilert::test;
+using nlohmann::json;
+
+namespace {
+
+/// Counts operator new calls on this thread while Counting is set.
+thread_local bool Counting = false;
+thread_local size_t Allocations = 0;
+
+/// The fake driver's control functions.
+struct FakeDriver {
+  decltype(&fakeCudaReset) reset;
+  decltype(&fakeCudaSetParamCount) setParamCount;
+  decltype(&fakeCudaCallCount) callCount;
+  decltype(&fakeCudaTotalCalls) totalCalls;
+  decltype(&fakeCudaLastLaunch) lastLaunch;
+};
+
+/// Opens the libcuda.so.1 libtilert will open and checks it is the fake.
+const FakeDriver &fakeDriver() {
+  static FakeDriver Driver = [] {
+    FakeDriver Result{};
+    void *Library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!Library)
+      FAIL("cannot open libcuda.so.1: " << ::dlerror());
+    auto Find = [&](const char *Name) {
+      void *Symbol = ::dlsym(Library, Name);
+      if (!Symbol)
+        FAIL("libcuda.so.1 is not the fake driver (no "
+             << Name << "): run with LD_LIBRARY_PATH naming its directory");
+      return Symbol;
+    };
+    Result.reset =
+        reinterpret_cast<decltype(Result.reset)>(Find("fakeCudaReset"));
+    Result.setParamCount = reinterpret_cast<decltype(Result.setParamCount)>(
+        Find("fakeCudaSetParamCount"));
+    Result.callCount =
+        reinterpret_cast<decltype(Result.callCount)>(Find("fakeCudaCallCount"));
+    Result.totalCalls = reinterpret_cast<decltype(Result.totalCalls)>(
+        Find("fakeCudaTotalCalls"));
+    Result.lastLaunch = reinterpret_cast<decltype(Result.lastLaunch)>(
+        Find("fakeCudaLastLaunch"));
+    return Result;
+  }();
+  return Driver;
+}
+
+FakeCudaLaunch lastLaunch() {
+  FakeCudaLaunch Launch;
+  fakeDriver().lastLaunch(&Launch);
+  return Launch;
+}
+
+CUstream streamValue(uint64_t value) {
+  return reinterpret_cast<CUstream>(static_cast<uintptr_t>(value));
+}
+
+} // namespace
+
+void *operator new(size_t size) {
+  if (Counting)
+    ++Allocations;
+  if (void *Memory = std::malloc(size ? size : 1))
+    return Memory;
+  throw std::bad_alloc();
+}
+
+void operator delete(void *memory) noexcept { std::free(memory); }
+
+void operator delete(void *memory, size_t) noexcept { std::free(memory); }
+
+TEST_CASE("a launch reaches the driver with the ABI's parameters",
+          "[fake-driver]") {
+  const FakeDriver &Driver = fakeDriver();
+  TempDir Dir;
+  json Document = gemmLikeMetadata();
+  Document["launch"]["grid"] = {"ceildiv(N, 128)", "ceildiv(M, 64)", "1"};
+  tilert::Kernel Kernel(Dir.writeKernel(Document));
+  FakeTensor A(TILERT_DTYPE_F32, {100, 7}), B(TILERT_DTYPE_F32, {7, 300}),
+      C(TILERT_DTYPE_F32, {100, 128});
+  Driver.reset();
+  Driver.setParamCount(8);
+  Kernel.launch({A.get(), B.get(), C.get()},
+                {tilert::Scalar::f32(0.5f), tilert::Scalar::boolean(true)},
+                streamValue(0x5000));
+  FakeCudaLaunch Launch = lastLaunch();
+  REQUIRE(Launch.count == 1);
+  CHECK(Launch.grid[0] == 3);
+  CHECK(Launch.grid[1] == 2);
+  CHECK(Launch.grid[2] == 1);
+  CHECK(Launch.block[0] == Kernel.info().block[0]);
+  CHECK(Launch.stream == 0x5000);
+  CHECK(Launch.num_attributes == 0);
+  CHECK(Launch.params[0] == reinterpret_cast<uintptr_t>(A->data));
+  CHECK(Launch.params[2] == reinterpret_cast<uintptr_t>(C->data));
+  CHECK(Launch.params[3] == 100);
+  CHECK(Launch.params[4] == 7);
+  CHECK(Launch.params[5] == 300);
+  float Alpha;
+  std::memcpy(&Alpha, &Launch.params[6], sizeof(float));
+  CHECK(Alpha == 0.5f);
+  CHECK((Launch.params[7] & 0xff) == 1);
+}
+
+TEST_CASE("a warm launch makes only the driver calls graph capture allows",
+          "[fake-driver]") {
+  const FakeDriver &Driver = fakeDriver();
+  TempDir Dir;
+  tilert::Kernel Kernel(Dir.writeKernel(baseMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {4097}), B(TILERT_DTYPE_F32, {4097}),
+      C(TILERT_DTYPE_F32, {4097});
+  Kernel.launch({A.get(), B.get(), C.get()}, {}, streamValue(0x6000));
+  Driver.reset();
+  constexpr int Launches = 10;
+  for (int I = 0; I < Launches; ++I)
+    Kernel.launch({A.get(), B.get(), C.get()}, {}, streamValue(0x6000));
+  // No allocation, copy, synchronization or module load: the context is
+  // made current around the launch, the stream's context is checked.
+  CHECK(Driver.callCount("cuCtxPushCurrent") == Launches);
+  CHECK(Driver.callCount("cuStreamGetCtx") == Launches);
+  CHECK(Driver.callCount("cuLaunchKernelEx") == Launches);
+  CHECK(Driver.callCount("cuCtxPopCurrent") == Launches);
+  CHECK(Driver.totalCalls() == 4 * Launches);
+  CHECK(lastLaunch().grid[0] == 5);
+}
+
+TEST_CASE("a warm launch allocates no host memory", "[fake-driver]") {
+  TempDir Dir;
+  tilert::Kernel Kernel(Dir.writeKernel(gemmLikeMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {64, 32}), B(TILERT_DTYPE_F32, {32, 48}),
+      C(TILERT_DTYPE_F32, {64, 128});
+  const DLTensor *Tensors[] = {A.get(), B.get(), C.get()};
+  tilert::Scalar Scalars[] = {tilert::Scalar::f32(1.0f),
+                              tilert::Scalar::boolean(false)};
+  auto Launch = [&] {
+    Kernel.launch({Tensors, 3}, {Scalars, 2}, streamValue(0x7000));
+  };
+  Launch();
+  Allocations = 0;
+  Counting = true;
+  for (int I = 0; I < 100; ++I)
+    Launch();
+  Counting = false;
+  CHECK(Allocations == 0);
+
+  // The counter works: a rejected launch builds its message.
+  FakeTensor Wrong(TILERT_DTYPE_F16, {64, 32});
+  Tensors[0] = Wrong.get();
+  Counting = true;
+  CHECK_THROWS_AS(Launch(), tilert::Error);
+  Counting = false;
+  CHECK(Allocations > 0);
+}
+
+TEST_CASE("a stream the driver rejects fails the launch", "[fake-driver]") {
+  const FakeDriver &Driver = fakeDriver();
+  TempDir Dir;
+  tilert::Kernel Kernel(Dir.writeKernel(baseMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {10}), B(TILERT_DTYPE_F32, {10}),
+      C(TILERT_DTYPE_F32, {10});
+  Driver.reset();
+  try {
+    Kernel.launch({A.get(), B.get(), C.get()}, {},
+                  streamValue(FAKE_CUDA_INVALID_STREAM));
+    FAIL("the launch succeeded");
+  } catch (const tilert::Error &E) {
+    CHECK(E.status() == TILERT_ERROR_INVALID_ARGUMENT);
+    CHECK_THAT(E.message(),
+               Catch::Contains("the stream is not a valid CUDA stream"));
+  }
+  CHECK(Driver.callCount("cuLaunchKernelEx") == 0);
+}
