@@ -41,6 +41,13 @@ double geluForward(const RefInputs &in, size_t, const int64_t *c,
   return gelu(X);
 }
 
+double doubled(const RefInputs &in, size_t, const int64_t *c,
+               double &magnitude) {
+  double X = in.at(0, {c[0]});
+  magnitude = std::fabs(X);
+  return 2 * X;
+}
+
 // Rank-2 and rank-3 kernels of test/gpu/kernels.
 
 double copy2d(const RefInputs &in, size_t, const int64_t *c, double &) {
@@ -242,6 +249,16 @@ const std::vector<KernelRef> &refs() {
        Shapes2D,
        Accuracy::Rounded,
        eluGelu},
+      // Y = 2 X, printing from block 0 (test/gpu/kernels/print.tile).
+      {"print_doubled",
+       {{"X", "f32", {"N"}, In}, {"Y", "f32", {"N"}, Out}},
+       {"N"},
+       {},
+       -4,
+       4,
+       Shapes1D,
+       Accuracy::Exact,
+       doubled},
       // Y[b, m, n] = X[b, m, n] * W[m, n] in dtype.
       {"batch_scale3d",
        {{"X", "dtype", {"B", "M", "N"}, In},

@@ -16,6 +16,8 @@
 #   7. benchmark the elementwise kernels against PyTorch in one process;
 #   8. measure the host time per launch (Python, C++) against PyTorch's and
 #      launch inside CUDA graph capture (tools/gpu/bench_launch.py);
+#   9. check the lines a kernel prints with tile.print
+#      (tools/gpu/check_print.py);
 # then print a summary and the benchmark table last. Logs and JSON results go
 # to OUTDIR. Exits non-zero if any step failed.
 #
@@ -173,9 +175,19 @@ else
   results[launch]="FAILED (see $outdir/launch.log)"
 fi
 
+step "device print"
+if TILERT_LIBRARY="$build/runtime/libtilert.so" \
+    PYTHONPATH="$root/runtime/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 "$root/tools/gpu/check_print.py" --kernels "$kernels" 2>&1 |
+    tee "$outdir/print.log"; then
+  results[print]=passed
+else
+  results[print]="FAILED (see $outdir/print.log)"
+fi
+
 status=0
 step "summary (logs and JSON in $outdir)"
-for name in unit gpu package tile_bench bench launch; do
+for name in unit gpu package tile_bench bench launch print; do
   printf '%-11s %s\n' "$name" "${results[$name]}"
   [[ ${results[$name]} == passed* ]] || status=1
 done

@@ -27,6 +27,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateCopyLowerings(set);
     populateGemmLowerings(set);
     populateReduceLowerings(set);
+    populatePrintLowerings(set);
     populateSharedMemoryLowerings(set);
     populateRasterizationLowerings(set);
     return set;

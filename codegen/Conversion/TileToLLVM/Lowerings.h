@@ -92,6 +92,8 @@ void populateCopyLowerings(LoweringSet &set);
 void populateGemmLowerings(LoweringSet &set);
 /// `tile.reduce` (Reduce.cpp: per thread, warp shuffles, shared memory).
 void populateReduceLowerings(LoweringSet &set);
+/// `tile.print` (Print.cpp: a vprintf call guarded to block (0, 0, 0)).
+void populatePrintLowerings(LoweringSet &set);
 /// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
 void populateRasterizationLowerings(LoweringSet &set);
 
