@@ -93,7 +93,14 @@ SmallVector<SharedTile> collectTiles(tile::KernelOp kernel) {
     tile.alignment = tile.bytes % kPatternAlignment == 0 ? kPatternAlignment
                                                          : kTileAlignment;
     std::optional<int64_t> allocation = positionOf(op);
-    if (!allocation) {
+    // A reduction's scratch keeps its bytes for the whole launch, so that
+    // the reduction need not wait for every thread to read it before the
+    // next op may write there (Reduce.cpp).
+    bool isScratch = llvm::any_of(op->getUses(), [](OpOperand &use) {
+      auto reduce = dyn_cast<tile::ReduceOp>(use.getOwner());
+      return reduce && reduce.getScratch() == use.get();
+    });
+    if (!allocation || isScratch) {
       tile.first = 0;
       tile.last = end;
     } else if (op->use_empty()) {

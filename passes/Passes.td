@@ -72,8 +72,8 @@ def TilePlanReductions : Pass<"tile-plan-reductions", "::mlir::tile::KernelOp"> 
     accumulator type at the start of the launch body and makes it the
     reduction's `scratch` operand. Runs after `tile-infer-layouts` (the plan
     depends on the source's layout) and before
-    `tile-allocate-shared-memory`, which places the scratch tiles (a scratch
-    tile is live only around its reduction, so reductions share bytes).
+    `tile-allocate-shared-memory`, which gives every scratch tile bytes of
+    its own for the whole launch.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
@@ -97,7 +97,8 @@ def TileAllocateSharedMemory
     Reuse: a tile is live from the first to the last op of the launch body
     that uses it, counting an op that holds regions (a loop, a conditional)
     as one op, so a use inside a loop keeps the tile live for the whole
-    loop; a tile without uses is live at its allocation. Tiles whose live
+    loop; a tile without uses is live at its allocation; a reduction's
+    scratch tile is live throughout the launch (its bytes are its own). Tiles whose live
     ranges do not overlap may share bytes. Tiles are placed largest first,
     each at the lowest aligned offset that overlaps no tile already placed
     and live at the same time.

@@ -28,6 +28,28 @@ namespace {
 
 constexpr int64_t kWarpSize = 32;
 
+/// True if `reduce` may run again (it is inside a loop) without another
+/// barrier in between: no other reduction with a scratch tile runs with it
+/// in the same block. Scratch tiles have bytes of their own for the whole
+/// launch (tile-allocate-shared-memory), so only the reduction's own next
+/// run can overwrite its scratch, and another reduction's barrier between
+/// the two runs keeps every thread's reads before that write.
+bool mayRunAgainUnfenced(tile::ReduceOp reduce) {
+  // Every op with regions between the reduction and the launch but a
+  // conditional repeats its body.
+  Operation *ancestor = reduce;
+  bool inLoop = false;
+  while ((ancestor = ancestor->getParentOp()) &&
+         !isa<tile::LaunchOp>(ancestor))
+    inLoop |= !isa<tile::IfOp>(ancestor);
+  if (!inLoop)
+    return false;
+  return llvm::none_of(*reduce->getBlock(), [&](Operation &op) {
+    auto other = dyn_cast<tile::ReduceOp>(op);
+    return other && other != reduce && other.getScratch();
+  });
+}
+
 /// Emits one `tile.reduce`.
 class ReductionLowering {
 public:
@@ -426,9 +448,10 @@ LogicalResult ReductionLowering::emit() {
     return failure();
   if (failed(storeResults(results)))
     return failure();
-  // The next reduction may reuse the scratch bytes (and a shared target is
-  // read by other threads).
-  if (scratch || lowering.findShared(reduce.getTarget()))
+  // A shared target is read by other threads; a scratch tile may be written
+  // again by this reduction's next run before a slow thread has read it.
+  if (lowering.findShared(reduce.getTarget()) ||
+      (scratch && mayRunAgainUnfenced(reduce)))
     lowering.emitBarrier(loc);
   return success();
 }
