@@ -70,11 +70,18 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
   if (isMma) {
     int64_t tile = reg / 4, i = reg % 4;
     int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
+    // Registers of one row (column) share its value: loads that depend on
+    // it only are then recognized as the same (Parallel.cpp).
+    auto offsetOf = [&](Value base, int64_t offset,
+                        llvm::DenseMap<int64_t, Value> &cache) {
+      Value &value = cache[offset];
+      if (!value)
+        value = arith::AddIOp::create(builder, loc, base, constant(offset));
+      return value;
+    };
     element.coordinates = {
-        arith::AddIOp::create(builder, loc, rowBase,
-                              constant(tiling.mTileStride() * m + 8 * (i / 2))),
-        arith::AddIOp::create(builder, loc, columnBase,
-                              constant(8 * n + i % 2))};
+        offsetOf(rowBase, tiling.mTileStride() * m + 8 * (i / 2), rows),
+        offsetOf(columnBase, 8 * n + i % 2, columns)};
     return element;
   }
   if (isReplicated) {

@@ -14,6 +14,7 @@
 #include "dialects/Tile/TileLayouts.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace tilec {
 
@@ -67,6 +68,8 @@ private:
   /// mma: the row and column of the lane's register 0; flat: the flat index
   /// of the thread's first element.
   mlir::Value rowBase, columnBase, flatBase;
+  /// mma: the row and column values made so far, by offset from the bases.
+  llvm::DenseMap<int64_t, mlir::Value> rows, columns;
 };
 
 /// Converts the float `value` to the float type `type` (f16 <-> bf16

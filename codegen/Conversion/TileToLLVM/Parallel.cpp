@@ -29,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -49,6 +50,89 @@ struct ParallelPlan {
   llvm::SmallPtrSet<Operation *, 4> dynamicRowStride;
 };
 
+/// The global loads of a loop body over registers that several registers
+/// may share: a read of a tensor the loop does not write, whose indices
+/// depend on induction variables that take the same values in those
+/// registers (the bias column `bias[j]` of the accumulator registers of one
+/// column).
+class SharedLoads {
+public:
+  explicit SharedLoads(tile::ParallelOp loop);
+
+  /// The value a register already loaded for `load` with `lane`'s values of
+  /// the induction variables it depends on, or null.
+  Value lookup(tile::LoadOp load, Lane &lane) const;
+  /// Records that `lane` loaded `value` for `load`.
+  void record(tile::LoadOp load, Lane &lane, Value value);
+
+private:
+  /// The lane's values of the induction variables `load` depends on.
+  SmallVector<Value> key(tile::LoadOp load, Lane &lane) const;
+
+  tile::ParallelOp loop;
+  /// Per shareable load, the induction variables its indices depend on.
+  llvm::DenseMap<Operation *, SmallVector<Value>> dependencies;
+  /// Per shareable load, the values loaded so far and their keys.
+  llvm::DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, Value>>>
+      loaded;
+};
+
+SharedLoads::SharedLoads(tile::ParallelOp loop) : loop(loop) {
+  Block &body = loop.getBody().front();
+  llvm::SmallPtrSet<Value, 4> written;
+  loop.getBody().walk(
+      [&](tile::StoreOp store) { written.insert(store.getBuffer()); });
+  for (Operation &op : body.without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load || written.contains(load.getBuffer()) ||
+        !cast<tile::BufferType>(load.getBuffer().getType()).isGlobal())
+      continue;
+    // The induction variables the indices depend on, through the body's
+    // pure ops; an index computed from a memory read is not shared.
+    SmallVector<Value> worklist(load.getIndices());
+    llvm::SmallSetVector<Value, 4> ivs;
+    bool shareable = true;
+    while (!worklist.empty() && shareable) {
+      Value value = worklist.pop_back_val();
+      if (auto argument = dyn_cast<BlockArgument>(value)) {
+        if (argument.getOwner() == &body)
+          ivs.insert(argument);
+        continue;
+      }
+      Operation *definition = value.getDefiningOp();
+      if (!loop->isProperAncestor(definition))
+        continue;
+      shareable = isPure(definition) && definition->getNumRegions() == 0;
+      llvm::append_range(worklist, definition->getOperands());
+    }
+    if (shareable)
+      dependencies[load] = SmallVector<Value>(ivs.begin(), ivs.end());
+  }
+}
+
+SmallVector<Value> SharedLoads::key(tile::LoadOp load, Lane &lane) const {
+  SmallVector<Value> values;
+  for (Value iv : dependencies.lookup(load))
+    values.push_back(lane.map.lookup(iv));
+  return values;
+}
+
+Value SharedLoads::lookup(tile::LoadOp load, Lane &lane) const {
+  auto found = loaded.find(load);
+  if (!dependencies.contains(load) || found == loaded.end())
+    return Value();
+  SmallVector<Value> values = key(load, lane);
+  for (const auto &[keyValues, value] : found->second)
+    if (keyValues == values)
+      return value;
+  return Value();
+}
+
+void SharedLoads::record(tile::LoadOp load, Lane &lane, Value value) {
+  if (dependencies.contains(load))
+    loaded[load].push_back({key(load, lane), value});
+}
+
 /// Emits the parallel loops of one kernel.
 class ParallelLowering {
 public:
@@ -62,7 +146,8 @@ private:
   LogicalResult emitRegisters(tile::ParallelOp loop, Lane &outer);
   LogicalResult emitRegister(tile::ParallelOp loop,
                              const RegisterElement &element, Value reg,
-                             bool replicated, Lane &outer);
+                             bool replicated, Lane &outer,
+                             SharedLoads *sharedLoads);
   LogicalResult emitStep(const ParallelPlan &plan, Value step, Lane &outer,
                          bool guardTail);
   LogicalResult emitLanes(const ParallelPlan &plan, MutableArrayRef<Lane> lanes,
@@ -148,10 +233,11 @@ LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
   // fragments are indexed in local memory anyway) runs as a loop.
   if (!replicated || (registers <= kMaxSelectedRegisters &&
                       unrolledCost <= kMaxUnrolledParallelCost)) {
+    SharedLoads sharedLoads(loop);
     for (int64_t reg = 0; reg < registers; ++reg)
       if (failed(emitRegister(loop, elements.lookup(reg),
                               lowering.indexConstant(loc, reg), replicated,
-                              outer)))
+                              outer, &sharedLoads)))
         return failure();
     return success();
   }
@@ -172,13 +258,14 @@ LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
   }
   element.coordinates[0] = rest;
   return emitRegister(loop, element, iterations.getInductionVar(), replicated,
-                      outer);
+                      outer, /*sharedLoads=*/nullptr);
 }
 
 LogicalResult ParallelLowering::emitRegister(tile::ParallelOp loop,
                                              const RegisterElement &element,
                                              Value reg, bool replicated,
-                                             Lane &outer) {
+                                             Lane &outer,
+                                             SharedLoads *sharedLoads) {
   Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(builder);
   if (element.valid) {
@@ -198,9 +285,22 @@ LogicalResult ParallelLowering::emitRegister(tile::ParallelOp loop,
         arith::RemUIOp::create(
             builder, loc, reg,
             lowering.indexConstant(loc, lowering.getThreads())));
-  for (Operation &op : loop.getBody().front().without_terminator())
+  // Loads are shared only between registers emitted in one block.
+  if (element.valid)
+    sharedLoads = nullptr;
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (load && sharedLoads) {
+      if (Value value = sharedLoads->lookup(load, lane)) {
+        lane.map.map(load.getResult(), value);
+        continue;
+      }
+    }
     if (failed(lowering.emitOp(op, lane)))
       return failure();
+    if (load && sharedLoads)
+      sharedLoads->record(load, lane, lane.map.lookup(load.getResult()));
+  }
   return success();
 }
 
