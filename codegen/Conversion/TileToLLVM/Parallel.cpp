@@ -50,11 +50,11 @@ struct ParallelPlan {
   llvm::SmallPtrSet<Operation *, 4> dynamicRowStride;
 };
 
-/// The global loads of a loop body over registers that several registers
-/// may share: a read of a tensor the loop does not write, whose indices
-/// depend on induction variables that take the same values in those
-/// registers (the bias column `bias[j]` of the accumulator registers of one
-/// column).
+/// The loads of a loop body over registers that several registers may
+/// share: a read of a global tensor or a replicated fragment the loop does
+/// not write, whose indices depend on induction variables that take the
+/// same values in those registers (the bias `bias[j]` of the accumulator
+/// registers of one column, the row maximum `m[i]` of those of one row).
 class SharedLoads {
 public:
   explicit SharedLoads(tile::ParallelOp loop);
@@ -84,8 +84,13 @@ SharedLoads::SharedLoads(tile::ParallelOp loop) : loop(loop) {
       [&](tile::StoreOp store) { written.insert(store.getBuffer()); });
   for (Operation &op : body.without_terminator()) {
     auto load = dyn_cast<tile::LoadOp>(op);
-    if (!load || written.contains(load.getBuffer()) ||
-        !cast<tile::BufferType>(load.getBuffer().getType()).isGlobal())
+    if (!load || written.contains(load.getBuffer()))
+      continue;
+    // Global tensors and replicated fragments (FlashAttention's m[i]) read
+    // the same value wherever the indices are the same.
+    auto type = cast<tile::BufferType>(load.getBuffer().getType());
+    if (!type.isGlobal() &&
+        !isa_and_nonnull<tile::ReplicatedLayoutAttr>(type.getLayout()))
       continue;
     // The induction variables the indices depend on, through the body's
     // pure ops; an index computed from a memory read is not shared.
