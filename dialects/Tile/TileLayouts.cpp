@@ -62,17 +62,6 @@ Value emitRow(OpBuilder &builder, Location loc, ArrayRef<int64_t> shape,
   return row;
 }
 
-/// The coordinates (outermost first) of the element at row-major index
-/// `flat` of a tile of `shape`.
-SmallVector<int64_t> delinearize(int64_t flat, ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> coordinates(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    coordinates[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return coordinates;
-}
-
 /// Emits `row * stride + column` on `index` values.
 Value emitRowMajor(OpBuilder &builder, Location loc, Value row, int64_t stride,
                    Value column) {
@@ -81,6 +70,16 @@ Value emitRowMajor(OpBuilder &builder, Location loc, Value row, int64_t stride,
   return builder.createOrFold<arith::AddIOp>(loc, start, column);
 }
 } // namespace
+
+SmallVector<int64_t> mlir::tile::delinearize(int64_t flat,
+                                             ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> coordinates(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    coordinates[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return coordinates;
+}
 
 LogicalResult
 FlatLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -161,9 +160,10 @@ int64_t ReplicatedLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape,
   return getNumElements(shape);
 }
 
-std::optional<SmallVector<int64_t>> ReplicatedLayoutAttr::getElementCoordinates(
-    ArrayRef<int64_t> shape, int64_t threads, int64_t thread,
-    int64_t reg) const {
+std::optional<SmallVector<int64_t>>
+ReplicatedLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape,
+                                            int64_t threads, int64_t thread,
+                                            int64_t reg) const {
   if (thread < 0 || thread >= threads || reg < 0 ||
       reg >= getNumElements(shape))
     return std::nullopt;

@@ -9,10 +9,18 @@
 #ifndef TILEC_DIALECTS_TILE_TILELAYOUTS_H
 #define TILEC_DIALECTS_TILE_TILELAYOUTS_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstdint>
 #include <utility>
 
 namespace mlir::tile {
+
+/// The coordinates (outermost first) of the element at row-major index
+/// `flat` of a tile of `shape`.
+llvm::SmallVector<int64_t> delinearize(int64_t flat,
+                                       llvm::ArrayRef<int64_t> shape);
 
 /// The distribution of `total` flat elements over `threads` threads that
 /// take `vec` consecutive elements per step (`#tile.flat<vec>`).

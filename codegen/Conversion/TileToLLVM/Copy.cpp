@@ -283,8 +283,6 @@ private:
   /// True where this thread writes register `reg`'s element to memory: in
   /// the thread that owns it in a replicated fragment, everywhere else.
   Value ownsElement(int64_t reg);
-  /// Emits `body` under `condition` (unconditionally for a null one).
-  void emitIf(Value condition, llvm::function_ref<void()> body);
   LogicalResult emitGlobal();
   void emitShared();
   LogicalResult emitFragment();
@@ -319,16 +317,6 @@ Value FragmentCopy::ownsElement(int64_t reg) {
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                lowering.getThreadIndex(),
                                constant(reg % lowering.getThreads()));
-}
-
-void FragmentCopy::emitIf(Value condition, llvm::function_ref<void()> body) {
-  if (!condition)
-    return body();
-  auto ifOp = scf::IfOp::create(builder, loc, condition,
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  body();
 }
 
 /// The conjunction of the non-null `conditions` (null if there are none).
@@ -388,7 +376,7 @@ LogicalResult FragmentCopy::emitGlobal() {
       lowering.storeFragmentRegister(loc, *fragment, reg, ifOp.getResult(0));
       return;
     }
-    emitIf(valid, [&] {
+    lowering.emitGuarded(loc, valid, [&] {
       Value value = convert(lowering.loadFragmentRegister(loc, *fragment, reg),
                             tensor->elementType);
       LLVM::StoreOp::create(builder, loc, lowering.toStorage(loc, value),
@@ -469,7 +457,7 @@ void FragmentCopy::emitShared() {
     RegisterElement element = elements.lookup(reg);
     Value valid = conjoin(
         builder, loc, {element.valid, toFragment ? Value() : ownsElement(reg)});
-    emitIf(valid, [&] {
+    lowering.emitGuarded(loc, valid, [&] {
       Value pointer =
           lowering.sharedElementPointer(loc, tile, otherIndices(element));
       if (toFragment) {

@@ -86,11 +86,8 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
   }
   if (isReplicated) {
     // Register r holds row-major element r in every thread.
-    element.coordinates.resize(shape.size());
-    for (size_t d = shape.size(); d-- > 0;) {
-      element.coordinates[d] = constant(reg % shape[d]);
-      reg /= shape[d];
-    }
+    for (int64_t coordinate : tile::delinearize(reg, shape))
+      element.coordinates.push_back(constant(coordinate));
     return element;
   }
   // Register s*vec + l holds flat element (s*T + t)*vec + l.

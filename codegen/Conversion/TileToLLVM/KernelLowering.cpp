@@ -14,6 +14,7 @@
 #include "passes/Analysis/CodeSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include <limits>
@@ -143,6 +144,17 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
     top.map.map(blockIndex, arith::IndexCastUIOp::create(
                                 builder, loc, builder.getIndexType(), id));
   }
+}
+
+void KernelLowering::emitGuarded(Location loc, Value condition,
+                                 llvm::function_ref<void()> body) {
+  if (!condition)
+    return body();
+  auto ifOp = scf::IfOp::create(builder, loc, condition,
+                                /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body();
 }
 
 LogicalResult KernelLowering::bindArguments(Block *entry, Lane &top) {

@@ -131,6 +131,10 @@ public:
   /// Returns `value` for `lane`, cloning the pure ops that compute it from
   /// mapped values if needed.
   mlir::Value materialize(mlir::Value value, Lane &lane);
+  /// Emits `body` where `condition` holds (unconditionally for a null
+  /// condition), leaving the builder after it.
+  void emitGuarded(mlir::Location loc, mlir::Value condition,
+                   llvm::function_ref<void()> body);
   /// Returns the lane's values of `values`.
   llvm::SmallVector<mlir::Value> lookup(Lane &lane, mlir::ValueRange values);
 

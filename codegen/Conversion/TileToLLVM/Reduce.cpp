@@ -39,8 +39,7 @@ bool mayRunAgainUnfenced(tile::ReduceOp reduce) {
   // conditional repeats its body.
   Operation *ancestor = reduce;
   bool inLoop = false;
-  while ((ancestor = ancestor->getParentOp()) &&
-         !isa<tile::LaunchOp>(ancestor))
+  while ((ancestor = ancestor->getParentOp()) && !isa<tile::LaunchOp>(ancestor))
     inLoop |= !isa<tile::IfOp>(ancestor);
   if (!inLoop)
     return false;
@@ -94,8 +93,6 @@ private:
   LogicalResult reduceInSharedMemory(SmallVectorImpl<Value> &results);
   /// Stores the result into the target.
   LogicalResult storeResults(ArrayRef<Value> results);
-  /// Emits `body` where `condition` holds.
-  void emitIf(Value condition, llvm::function_ref<void()> body);
 
   KernelLowering &lowering;
   OpBuilder &builder;
@@ -106,15 +103,6 @@ private:
   tile::BufferType sourceType;
   const SharedBuffer *scratch = nullptr;
 };
-
-void ReductionLowering::emitIf(Value condition,
-                               llvm::function_ref<void()> body) {
-  auto ifOp = scf::IfOp::create(builder, loc, condition,
-                                /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  body();
-}
 
 Value ReductionLowering::identity() {
   tile::ReduceKind kind = reduce.getKind();
@@ -234,12 +222,8 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
   if (plan.strategy == ReductionPlan::Strategy::PerThread) {
     // Register r of a replicated fragment is row-major element r.
     for (int64_t reg = 0; reg < source->size; ++reg) {
-      SmallVector<int64_t> coordinates(shape.size());
-      for (int64_t d = shape.size(), rest = reg; d-- > 0;) {
-        coordinates[d] = rest % shape[d];
-        rest /= shape[d];
-      }
-      int64_t output = reductionOutputIndex(shape, dim, coordinates);
+      int64_t output =
+          reductionOutputIndex(shape, dim, tile::delinearize(reg, shape));
       results[output] =
           combine(results[output],
                   prepare(lowering.loadFragmentRegister(loc, *source, reg)));
@@ -280,7 +264,7 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
       builder, loc, arith::CmpIPredicate::eq,
       arith::RemUIOp::create(builder, loc, thread, constant(plan.groupSize)),
       constant(0));
-  emitIf(isFirstLane, [&] {
+  lowering.emitGuarded(loc, isFirstLane, [&] {
     for (auto [slot, partial] : llvm::enumerate(partials)) {
       Value index =
           arith::AddIOp::create(builder, loc, constant(slot * groups), group);
@@ -314,10 +298,7 @@ ReductionLowering::reduceInSharedMemory(SmallVectorImpl<Value> &results) {
         Value offset = lowering.rowMajorOffset(loc, element.coordinates, shape);
         LLVM::StoreOp::create(builder, loc, value, scratchPointer(offset));
       };
-      if (element.valid)
-        emitIf(element.valid, store);
-      else
-        store();
+      lowering.emitGuarded(loc, element.valid, store);
     }
     lowering.emitBarrier(loc);
   }
@@ -360,7 +341,7 @@ ReductionLowering::reduceInSharedMemory(SmallVectorImpl<Value> &results) {
     Value result = reduceLanes(line.getResult(0), kWarpSize);
     Value isFirstLane = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, lane, constant(0));
-    emitIf(isFirstLane, [&] {
+    lowering.emitGuarded(loc, isFirstLane, [&] {
       Value index = arith::AddIOp::create(
           builder, loc, constant(plan.stagedElements), output);
       LLVM::StoreOp::create(builder, loc, result, scratchPointer(index));
@@ -385,12 +366,10 @@ LogicalResult ReductionLowering::storeResults(ArrayRef<Value> results) {
       Value owner = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::eq, lowering.getThreadIndex(),
           constant(output % lowering.getThreads()));
-      emitIf(owner, [&] {
-        SmallVector<Value> coordinates(shape.size());
-        for (int64_t d = shape.size(), rest = output; d-- > 0;) {
-          coordinates[d] = constant(rest % shape[d]);
-          rest /= shape[d];
-        }
+      lowering.emitGuarded(loc, owner, [&] {
+        SmallVector<Value> coordinates;
+        for (int64_t coordinate : tile::delinearize(output, shape))
+          coordinates.push_back(constant(coordinate));
         Value pointer =
             lowering.sharedElementPointer(loc, *target, coordinates);
         Value value = result;
