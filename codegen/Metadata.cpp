@@ -7,6 +7,7 @@
 #include "codegen/Version.h"
 #include "dialects/Tile/TileOps.h"
 #include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/TensorMaps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Config/llvm-config.h"
@@ -153,12 +154,24 @@ FailureOr<json> tilec::describeKernel(tile::KernelOp kernel,
       params.push_back({{"kind", "scalar"}, {"name", name}, {"dtype", *dtype}});
     }
   }
+  SmallVector<TensorMapParam> maps = collectTensorMaps(kernel);
+  for (const TensorMapParam &map : maps)
+    params.push_back({{"kind", "tensor_map"},
+                      {"name", map.name},
+                      {"tensor", kernel.getArgName(map.argument).str()},
+                      {"box", {map.boxRows, map.boxColumns}},
+                      {"swizzle", map.swizzleBytes},
+                      {"l2_promotion", 256},
+                      {"oob_fill", "zero"},
+                      {"optional", true}});
+  if (!maps.empty())
+    metadata["schema"] = kTensorMapMetadataSchema;
   metadata["params"] = std::move(params);
 
   FailureOr<std::array<std::string, 3>> grid = launchGridExpressions(launch);
   if (failed(grid))
     return failure();
-  int64_t threads = launch.getThreads();
+  int64_t threads = launch.getBlockThreads();
   int64_t dynamicSmem = 0;
   if (auto bytes = kernel->getAttrOfType<IntegerAttr>(
           tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr()))
@@ -167,6 +180,9 @@ FailureOr<json> tilec::describeKernel(tile::KernelOp kernel,
                         {"block", {threads, 1, 1}},
                         {"cluster", {1, 1, 1}},
                         {"dynamic_smem", dynamicSmem}};
+  if (tile::WarpSpecializeOp roles = launch.getWarpSpecialize();
+      roles && roles.getPersistent())
+    metadata["launch"]["persistent"] = true;
   metadata["resources"] = resourcesJson(PtxasResources(), threads, "none");
   return metadata;
 }

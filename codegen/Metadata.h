@@ -32,6 +32,10 @@ namespace tilec {
 
 /// The schema identifier written into every document.
 constexpr const char *kMetadataSchema = "tilec.kernel/1";
+/// The schema of metadata with `tensor_map` parameters, which 1.2 readers
+/// encode as optional maps (a tensor that breaks TMA's rules gets a zeroed
+/// map: the kernel checks the rules itself and copies without TMA).
+constexpr const char *kTensorMapMetadataSchema = "tilec.kernel/1.2";
 
 /// The `.tile` file a kernel came from, as recorded in the metadata.
 struct KernelSource {

@@ -344,8 +344,7 @@ void Generator::genCallStmt(const CallStmt &S) {
                                       : mlir::tile::ReduceKind::AbsMax;
     mlir::tile::ReduceOp::create(B, L, buffer(*Call.Args[0]),
                                  buffer(*Call.Args[1]), /*scratch=*/nullptr,
-                                 Kind,
-                                 static_cast<uint64_t>(O.Dim), O.Clear);
+                                 Kind, static_cast<uint64_t>(O.Dim), O.Clear);
     return;
   }
   }
@@ -379,7 +378,8 @@ void Generator::genCopy(const CallExpr &Call) {
       ZeroOrigin(Dst, DstOrigin);
   }
   mlir::tile::CopyOp::create(B, loc(Call.getLoc()), buffer(Src), SrcOrigin,
-                             buffer(Dst), DstOrigin);
+                             buffer(Dst), DstOrigin, /*barrier=*/nullptr,
+                             /*barrierIndex=*/nullptr);
 }
 
 void Generator::genFor(const ForStmt &S) {

@@ -125,6 +125,15 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::tile::KernelOp"> {
     loop, everything is awaited and a barrier passed. The copies are marked
     `async`. `n < S`, `n = 0` and `S = 1` (left sequential) are correct.
     Loops that do not have this shape are left as they are.
+
+    On a target with TMA and wgmma, a loop at the top level of its launch
+    whose GEMMs all run on wgmma and whose producers copy rank-2 tensor
+    regions into tiles a TMA box can fill is warp-specialized instead
+    (passes/Pipeliner/WarpSpecialize.cpp): a `tile.warp_specialize` whose
+    producer issues the copies as TMA copies completing on `full`
+    mbarriers and whose consumers wait on them, compute, and release the
+    stage on `empty` mbarriers, with the schedule above as the fallback
+    for tensors TMA cannot copy (`tile.tma_ready`).
   }];
 }
 

@@ -52,6 +52,10 @@ void StoreOp::getEffects(EffectList &effects) {
 void CopyOp::getEffects(EffectList &effects) {
   addRead(effects, getSourceMutable());
   addWrite(effects, getTargetMutable());
+  // A TMA copy arrives on its mbarrier.
+  MutableOperandRange barrier = getBarrierMutable();
+  if (!barrier.empty())
+    addWrite(effects, barrier[0]);
 }
 
 void GemmOp::getEffects(EffectList &effects) {

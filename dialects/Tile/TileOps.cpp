@@ -278,6 +278,18 @@ LogicalResult LaunchOp::verify() {
   return success();
 }
 
+WarpSpecializeOp LaunchOp::getWarpSpecialize() {
+  for (Operation &op : getBody().front())
+    if (auto roles = dyn_cast<WarpSpecializeOp>(op))
+      return roles;
+  return {};
+}
+
+int64_t LaunchOp::getBlockThreads() {
+  WarpSpecializeOp roles = getWarpSpecialize();
+  return getThreads() + (roles ? roles.getProducerThreads() : 0);
+}
+
 //===----------------------------------------------------------------------===//
 // Allocation ops
 //===----------------------------------------------------------------------===//
@@ -361,6 +373,8 @@ LogicalResult StageViewOp::verify() {
 }
 
 LogicalResult CopyOp::verify() {
+  if (failed(verifyBarrier()))
+    return failure();
   BufferType source = bufferType(getSource());
   BufferType target = bufferType(getTarget());
   bool sourceIndexed = !getSourceIndices().empty();
@@ -406,6 +420,158 @@ LogicalResult CopyOp::verify() {
              << " does not fit the indexed operand of shape "
              << formatShape(indexed.getShape());
   }
+  return success();
+}
+
+/// Verifies that `barriers` (operand `name` of `op`) is a rank-1 shared tile
+/// of i64 mbarriers.
+static LogicalResult verifyBarriers(Operation *op, Value barriers) {
+  BufferType type = bufferType(barriers);
+  if (!type.isShared() || type.getRank() != 1 ||
+      !type.getElementType().isInteger(64))
+    return op->emitOpError("mbarriers must be a rank-1 shared tile of i64, "
+                           "got ")
+           << type;
+  return success();
+}
+
+LogicalResult CopyOp::verifyBarrier() {
+  if (!getBarrier()) {
+    if (getBarrierIndex())
+      return emitOpError("has a barrier index but no barrier");
+    return success();
+  }
+  if (!getBarrierIndex())
+    return emitOpError("needs the index of its mbarrier");
+  if (failed(verifyBarriers(*this, getBarrier())))
+    return failure();
+  if (!bufferType(getSource()).isGlobal() ||
+      !bufferType(getTarget()).isShared() || !getTargetIndices().empty())
+    return emitOpError("with a barrier (a TMA copy) must copy a global "
+                       "tensor region into a whole shared tile");
+  auto roles = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!roles || !roles.getProducer().isAncestor((*this)->getParentRegion()))
+    return emitOpError("with a barrier (a TMA copy) must be in the producer "
+                       "region of a 'tile.warp_specialize'");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warp-specialized pipelines
+//===----------------------------------------------------------------------===//
+
+LogicalResult MbarrierInitOp::verify() {
+  if (failed(verifyBarriers(*this, getBarriers())))
+    return failure();
+  // PTX: the expected arrival count is in [1, 2^20 - 1].
+  if (getCount() < 1 || getCount() >= (int64_t(1) << 20))
+    return emitOpError("arrival count must be in [1, 2^20 - 1], got ")
+           << getCount();
+  if (!isa<LaunchOp>((*this)->getParentOp()))
+    return emitOpError("must be at the top level of a launch body");
+  return success();
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  return verifyBarriers(*this, getBarriers());
+}
+
+LogicalResult MbarrierArriveOp::verify() {
+  return verifyBarriers(*this, getBarriers());
+}
+
+LogicalResult TmaReadyOp::verify() {
+  for (Value tensor : getTensors())
+    if (!bufferType(tensor).isGlobal() || bufferType(tensor).getRank() < 1)
+      return emitOpError("operands must be global tensors, got ")
+             << tensor.getType();
+  return success();
+}
+
+void WarpSpecializeOp::build(OpBuilder &builder, OperationState &state,
+                             int64_t producerThreads) {
+  state.addAttribute(getProducerThreadsAttrName(state.name),
+                     builder.getI64IntegerAttr(producerThreads));
+  for (int region = 0; region < 2; ++region)
+    buildBodyWithIndices<YieldOp>(builder, state.location, *state.addRegion(),
+                                  /*numIndices=*/0);
+}
+
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  int64_t producerThreads = 0;
+  if (parser.parseKeyword("producer_threads") ||
+      parser.parseInteger(producerThreads))
+    return failure();
+  result.addAttribute("producer_threads",
+                      parser.getBuilder().getI64IntegerAttr(producerThreads));
+  if (succeeded(parser.parseOptionalKeyword("persistent")))
+    result.addAttribute("persistent", parser.getBuilder().getUnitAttr());
+  for (int region = 0; region < 2; ++region) {
+    if (region == 1 && parser.parseKeyword("consumer"))
+      return failure();
+    Region *body = result.addRegion();
+    if (parser.parseRegion(*body))
+      return failure();
+    ensureTerminator(*body, parser.getBuilder(), result.location);
+  }
+  return parser.parseOptionalAttrDictWithKeyword(result.attributes);
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &printer) {
+  printer << " producer_threads " << getProducerThreads() << ' ';
+  if (getPersistent())
+    printer << "persistent ";
+  printer.printRegion(getProducer(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false);
+  printer << " consumer ";
+  printer.printRegion(getConsumer(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false);
+  printer.printOptionalAttrDictWithKeyword(
+      (*this)->getAttrs(),
+      /*elidedAttrs=*/{getProducerThreadsAttrName(), getPersistentAttrName()});
+}
+
+void TileLoopOp::build(OpBuilder &builder, OperationState &state) {
+  buildBodyWithIndices<YieldOp>(builder, state.location, *state.addRegion(),
+                                /*numIndices=*/1);
+}
+
+ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::Argument iteration;
+  if (parser.parseArgument(iteration))
+    return failure();
+  iteration.type = parser.getBuilder().getIndexType();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, {iteration}))
+    return failure();
+  ensureTerminator(*body, parser.getBuilder(), result.location);
+  return success();
+}
+
+void TileLoopOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getIteration();
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  printer << ' ';
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false);
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  int64_t producers = getProducerThreads();
+  if (producers < 128 || producers % 128 != 0)
+    return emitOpError("producer threads must be a positive multiple of 128 "
+                       "(whole warpgroups), got ")
+           << producers;
+  auto launch = cast<LaunchOp>((*this)->getParentOp());
+  if (launch.getThreads() + producers > 1024)
+    return emitOpError("a block of ")
+           << launch.getThreads() << " + " << producers
+           << " threads exceeds 1024 threads";
+  if ((*this)->getNextNode() != launch.getBody().front().getTerminator())
+    return emitOpError("must end the launch body");
   return success();
 }
 
@@ -789,13 +955,14 @@ LogicalResult PrintOp::verify() {
 LogicalResult UseSwizzleOp::verify() {
   if (getPanel() < 1)
     return emitOpError("panel size must be positive, got ") << getPanel();
-  auto launch = dyn_cast<LaunchOp>((*this)->getParentOp());
+  auto launch = (*this)->getParentOfType<LaunchOp>();
   if (!launch)
-    return success(); // HasParent reports it.
+    return success(); // ParentOneOf reports it.
   if (launch.getBlockIndices().size() < 2)
     return emitOpError("needs a launch with a y dimension to rasterize, got a "
                        "1-D launch");
-  Block &body = launch.getBody().front();
+  // The launch body, or the body of the tile loop of a persistent launch.
+  Block &body = *(*this)->getBlock();
   for (Operation &op : body) {
     if (&op == getOperation())
       break;

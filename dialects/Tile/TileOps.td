@@ -30,8 +30,8 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, Terminator, HasParent<"KernelOp">]>
 
 def Tile_YieldOp : Tile_Op<"yield", [Pure, Terminator,
     ParentOneOf<["LaunchOp", "ParallelOp", "PipelinedOp", "SerialOp",
-                 "UnrollOp", "IfOp"]>]> {
-  let summary = "ends the body of a launch, loop or conditional";
+                 "UnrollOp", "IfOp", "WarpSpecializeOp", "TileLoopOp"]>]> {
+  let summary = "ends the body of a launch, loop, conditional or role";
   let assemblyFormat = "attr-dict";
 }
 
@@ -115,6 +115,11 @@ def Tile_LaunchOp : Tile_Op<"launch", [SingleBlockImplicitTerminator<"YieldOp">,
     ::mlir::Block::BlockArgListType getBlockIndices() {
       return getBody().front().getArguments();
     }
+    /// Returns the body's `tile.warp_specialize`, or null.
+    WarpSpecializeOp getWarpSpecialize();
+    /// Returns the threads of a block: `threads`, plus the producer threads
+    /// of a `tile.warp_specialize`.
+    int64_t getBlockThreads();
   }];
 }
 
@@ -207,18 +212,31 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
     With `async` (set by `tile-pipeline-loops` on copies into shared
     memory), the copy is only started: it completes in the group the next
     `tile.async_commit` closes, which a `tile.async_wait` awaits.
+
+    With a `barrier` (`barrier %full[%s]`, set by `tile-pipeline-loops` in
+    the producer of a `tile.warp_specialize`), the copy is a tensor-memory
+    (TMA) copy issued by the one thread that runs it: it adds the tile's
+    bytes to the transaction count of mbarrier `%s` of the rank-1 tile
+    `%full`, arrives on it, and starts the copy, which completes on it
+    (a `tile.mbarrier_wait` awaits it). Elements outside the tensor read
+    as 0.
   }];
   let arguments = (ins Tile_Buffer:$source, Variadic<Index>:$sourceIndices,
                        Tile_Buffer:$target, Variadic<Index>:$targetIndices,
+                       Optional<Tile_Buffer>:$barrier,
+                       Optional<Index>:$barrierIndex,
                        UnitAttr:$async);
   let assemblyFormat = [{
-    $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]` attr-dict
-    `:` qualified(type($source)) `,` qualified(type($target))
+    $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]`
+    (`barrier` $barrier^ `[` $barrierIndex `]` `:` qualified(type($barrier)))?
+    attr-dict `:` qualified(type($source)) `,` qualified(type($target))
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Returns the static extent of the copied region.
     ::llvm::ArrayRef<int64_t> getExtent();
+    /// Verifies the barrier of a TMA copy.
+    ::llvm::LogicalResult verifyBarrier();
   }];
 }
 
@@ -339,6 +357,129 @@ def Tile_BarrierOp : Tile_Op<"barrier",
 }
 
 //===----------------------------------------------------------------------===//
+// Warp-specialized pipelines (made by tile-pipeline-loops on TMA targets)
+//===----------------------------------------------------------------------===//
+
+def Tile_MbarrierInitOp : Tile_Op<"mbarrier_init",
+    [MemoryEffects<[MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "initializes a rank-1 shared tile of mbarriers";
+  let description = [{
+    `tile.mbarrier_init %full count 2 : !tile.buffer<4xi64, shared>` sets
+    every mbarrier of the tile to phase 0, expecting `count` arrivals per
+    phase. Every thread of the block runs it, at launch level before any
+    `tile.warp_specialize` (one thread initializes, then the block waits).
+  }];
+  let arguments = (ins Tile_Buffer:$barriers, I64Attr:$count);
+  let assemblyFormat = [{
+    $barriers `count` $count attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MbarrierWaitOp : Tile_Op<"mbarrier_wait",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "waits for a phase of an mbarrier to complete";
+  let description = [{
+    `tile.mbarrier_wait %full[%s], %parity` returns once the phase of
+    mbarrier `%s` whose parity is `%parity` (0 or 1) has completed, i.e. the
+    barrier's current phase has the other parity: right after
+    initialization, parity 1 counts as completed. The copies that completed
+    on the barrier are visible to the waiting thread.
+  }];
+  let arguments = (ins Tile_Buffer:$barriers, Index:$index, Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $parity attr-dict `:`
+    qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MbarrierArriveOp : Tile_Op<"mbarrier_arrive",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "each warp that runs it arrives on an mbarrier once";
+  let description = [{
+    `tile.mbarrier_arrive %empty[%s]`: once every thread of a warp has
+    reached it, one of them arrives for the warp; the warp's earlier
+    accesses of shared memory happen before the completion of the
+    barrier's phase. All threads of a warp run it together.
+  }];
+  let arguments = (ins Tile_Buffer:$barriers, Index:$index);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaReadyOp : Tile_Op<"tma_ready", [Pure]> {
+  let summary = "true if TMA can copy from every given global tensor";
+  let description = [{
+    `%ok = tile.tma_ready %A, %B : ...` is true when each tensor meets the
+    rules of tensor-memory copies (docs/runtime.md): its address is 16-byte
+    aligned, every extent is in [1, 2^32] and every row is a multiple of 16
+    bytes. Where it is false, the runtime passes no usable tensor map for
+    the tensor and the kernel takes its `cp.async` path.
+  }];
+  let arguments = (ins Variadic<Tile_Buffer>:$tensors);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$tensors attr-dict `:` qualified(type($tensors))";
+  let hasVerifier = 1;
+}
+
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
+    HasParent<"LaunchOp">, NoRegionArguments,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a producer role and a consumer role of a thread block";
+  let description = [{
+    `tile.warp_specialize producer_threads 128 { producer } consumer {
+    consumer }` adds `producer_threads` threads (whole warpgroups) to the
+    launch's block, after the launch's own threads. One thread of them runs
+    the producer region (the loads of a pipelined loop: TMA copies and
+    mbarrier waits); the others do nothing. The launch's threads run the
+    consumer region, the rest of the launch body, as if the producer
+    threads did not exist (barriers among them count only them). The two
+    roles synchronize through mbarriers only. It ends the launch body.
+
+    With `persistent`, each role loops over the tiles of the launch grid
+    that its block takes (`tile.tile_loop`), and the runtime launches at
+    most as many blocks as the device keeps resident (metadata
+    `launch.persistent`).
+  }];
+  let arguments = (ins I64Attr:$producer_threads, UnitAttr:$persistent);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "int64_t":$producerThreads)>];
+}
+
+def Tile_TileLoopOp : Tile_Op<"tile_loop", [
+    ParentOneOf<["WarpSpecializeOp", "IfOp"]>,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "the tiles of a persistent launch that this block takes";
+  let description = [{
+    `tile.tile_loop %i { ... }` runs its body once for each tile of the
+    launch grid that the block takes: tiles b, b + B, b + 2B, ... below the
+    grid's size, where b is the block's linear index and B the number of
+    blocks launched; `%i` counts them from 0. Inside, the launch's block
+    indices are those of the current tile (row-major over the grid: x
+    fastest), so that the body may be the body of a non-persistent launch.
+    Any number of blocks computes the whole grid.
+  }];
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins)>];
+  let extraClassDeclaration = [{
+    /// Returns the tile counter.
+    ::mlir::BlockArgument getIteration() {
+      return getBody().front().getArgument(0);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Loops and control flow
 //===----------------------------------------------------------------------===//
 
@@ -451,7 +592,8 @@ def Tile_PrintOp : Tile_Op<"print"> {
   let hasVerifier = 1;
 }
 
-def Tile_UseSwizzleOp : Tile_Op<"use_swizzle", [HasParent<"LaunchOp">]> {
+def Tile_UseSwizzleOp : Tile_Op<"use_swizzle",
+    [ParentOneOf<["LaunchOp", "TileLoopOp"]>]> {
   let summary = "rasterize thread blocks in panels for L2 reuse";
   let description = [{
     `tile.use_swizzle 10` renumbers the blocks of a launch with a y dimension
@@ -460,7 +602,8 @@ def Tile_UseSwizzleOp : Tile_Op<"use_swizzle", [HasParent<"LaunchOp">]> {
     panel k = by / 10 of h = min(10, gy - 10k) rows and o = (by - 10k) * gx +
     bx, x = o / h (gx - 1 - o / h when k is odd) and y = 10k + o % h. It is a
     bijection of the grid; z is left alone. No use of the block indices may
-    precede it, and a launch has at most one.
+    precede it in its block (the launch body, or the body of a
+    `tile.tile_loop`), and a block has at most one.
   }];
   let arguments = (ins I64Attr:$panel);
   let assemblyFormat = "$panel attr-dict";

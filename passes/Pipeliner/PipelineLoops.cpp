@@ -32,15 +32,14 @@
 // producer, a producer's tile used outside the loop or written by another
 // op, stages whose layout pattern would not repeat) stay sequential.
 //
+// On targets with TMA and wgmma, a loop whose GEMMs all run on wgmma and
+// whose producers TMA can do gets the warp-specialized schedule of
+// WarpSpecialize.cpp instead, with this one as its fallback.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
-
-#include "dialects/Tile/TileOps.h"
-
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/SetVector.h"
+#include "passes/Pipeliner/Pipelining.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEPIPELINELOOPS
@@ -48,16 +47,9 @@ namespace tilec {
 } // namespace tilec
 
 using namespace mlir;
+using namespace tilec;
 
 namespace {
-
-/// The producers of a pipelined loop and the tiles they fill.
-struct PipelinePlan {
-  SmallVector<tile::CopyOp> producers;
-  llvm::SetVector<Value> tiles;
-  /// The GEMMs that become asynchronous (lag 1), or none (lag 0).
-  SmallVector<tile::GemmOp> asyncGemms;
-};
 
 /// True if `gemm` runs on an asynchronous tensor-core path: its
 /// accumulator has the warpgroup (wgmma) layout.
@@ -117,8 +109,9 @@ bool stagesKeepLayout(tile::BufferType type, int64_t stages) {
   return true;
 }
 
-/// Returns the plan of `loop`, or std::nullopt if it cannot be pipelined.
-std::optional<PipelinePlan> planLoop(tile::PipelinedOp loop) {
+} // namespace
+
+std::optional<PipelinePlan> tilec::planLoop(tile::PipelinedOp loop) {
   PipelinePlan plan;
   for (Operation &op : loop.getBody().front())
     if (auto copy = dyn_cast<tile::CopyOp>(op);
@@ -128,10 +121,7 @@ std::optional<PipelinePlan> planLoop(tile::PipelinedOp loop) {
     }
   if (plan.producers.empty())
     return std::nullopt;
-  // With 3 stages an async GEMM would leave room for one copy in flight
-  // only, which measured slower on the H200 than two and synchronous GEMMs.
-  if (loop.getStages() >= 4)
-    plan.asyncGemms = findAsyncGemms(loop);
+  plan.asyncCapableGemms = findAsyncGemms(loop);
   for (Value tile : plan.tiles) {
     auto type = cast<tile::BufferType>(tile.getType());
     if (!stagesKeepLayout(type, loop.getStages()))
@@ -152,13 +142,43 @@ std::optional<PipelinePlan> planLoop(tile::PipelinedOp loop) {
   return plan;
 }
 
+void tilec::stageTiles(const PipelinePlan &plan, int64_t stages) {
+  for (Value tile : plan.tiles) {
+    auto type = cast<tile::BufferType>(tile.getType());
+    SmallVector<int64_t> staged{stages};
+    llvm::append_range(staged, type.getShape());
+    tile.setType(tile::BufferType::get(staged, type.getElementType(),
+                                       type.getScope(), type.getLayout()));
+  }
+}
+
+void tilec::mapStages(OpBuilder &builder, Location loc,
+                      const PipelinePlan &plan, IRMapping &mapping,
+                      Value stage) {
+  for (Value tile : plan.tiles) {
+    auto staged = cast<tile::BufferType>(tile.getType());
+    auto type = tile::BufferType::get(staged.getShape().drop_front(),
+                                      staged.getElementType(),
+                                      staged.getScope(), staged.getLayout());
+    mapping.map(tile,
+                tile::StageViewOp::create(builder, loc, type, tile, stage));
+  }
+}
+
+namespace {
+
 /// Rewrites one loop as the header describes.
 class LoopPipeliner {
 public:
-  LoopPipeliner(tile::PipelinedOp loop, PipelinePlan plan)
-      : loop(loop), plan(std::move(plan)), builder(loop),
-        stages(loop.getStages()),
-        lookahead(stages - 1 - (this->plan.asyncGemms.empty() ? 0 : 1)) {}
+  LoopPipeliner(tile::PipelinedOp loop, const PipelinePlan &plan)
+      : loop(loop), plan(plan), builder(loop), stages(loop.getStages()) {
+    // With 3 stages an async GEMM would leave room for one copy in flight
+    // only, which measured slower on the H200 than two and synchronous
+    // GEMMs.
+    if (stages >= 4)
+      asyncGemms = plan.asyncCapableGemms;
+    lookahead = stages - 1 - (asyncGemms.empty() ? 0 : 1);
+  }
 
   void run();
 
@@ -173,31 +193,20 @@ private:
   /// the copies of iteration k + L (unless `upperBound` is null: none are
   /// left), run the consumers on the stage, their GEMMs async if
   /// `asyncGemms`.
-  void emitIteration(Value k, Value upperBound, bool asyncGemms);
-  /// Maps every tile to its stage `stage` in `mapping`.
-  void mapStages(IRMapping &mapping, Value stage);
+  void emitIteration(Value k, Value upperBound, bool gemmsAsync);
   /// Clones `op` and the ops of the loop body it needs, with `mapping`.
   void cloneWithSlice(Operation *op, IRMapping &mapping);
 
   tile::PipelinedOp loop;
-  PipelinePlan plan;
+  const PipelinePlan &plan;
   OpBuilder builder;
   int64_t stages;
+  /// The GEMMs that become asynchronous (lag 1), or none (lag 0).
+  SmallVector<tile::GemmOp> asyncGemms;
   /// Iterations whose copies are in flight ahead of the compute: S-1 minus
   /// the lag of the consumers.
   int64_t lookahead;
 };
-
-void LoopPipeliner::mapStages(IRMapping &mapping, Value stage) {
-  for (Value tile : plan.tiles) {
-    auto staged = cast<tile::BufferType>(tile.getType());
-    auto type = tile::BufferType::get(staged.getShape().drop_front(),
-                                      staged.getElementType(),
-                                      staged.getScope(), staged.getLayout());
-    mapping.map(tile, tile::StageViewOp::create(builder, loop.getLoc(), type,
-                                                tile, stage));
-  }
-}
 
 void LoopPipeliner::cloneWithSlice(Operation *op, IRMapping &mapping) {
   Block *body = &loop.getBody().front();
@@ -220,13 +229,13 @@ void LoopPipeliner::emitProducers(Value iteration, Value upperBound) {
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iteration);
-  mapStages(mapping,
+  mapStages(builder, loc, plan, mapping,
             arith::RemUIOp::create(builder, loc, iteration, constant(stages)));
   for (tile::CopyOp producer : plan.producers)
     cloneWithSlice(producer, mapping);
 }
 
-void LoopPipeliner::emitIteration(Value k, Value upperBound, bool asyncGemms) {
+void LoopPipeliner::emitIteration(Value k, Value upperBound, bool gemmsAsync) {
   Location loc = loop.getLoc();
   tile::AsyncWaitOp::create(builder, loc, lookahead - 1);
   tile::BarrierOp::create(builder, loc);
@@ -237,7 +246,8 @@ void LoopPipeliner::emitIteration(Value k, Value upperBound, bool asyncGemms) {
   }
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
-  mapStages(mapping, arith::RemUIOp::create(builder, loc, k, constant(stages)));
+  mapStages(builder, loc, plan, mapping,
+            arith::RemUIOp::create(builder, loc, k, constant(stages)));
   for (Operation &op : loop.getBody().front().without_terminator()) {
     auto copy = dyn_cast<tile::CopyOp>(op);
     if ((copy && llvm::is_contained(plan.producers, copy)) ||
@@ -245,23 +255,15 @@ void LoopPipeliner::emitIteration(Value k, Value upperBound, bool asyncGemms) {
       continue;
     Operation *clone = builder.clone(op, mapping);
     if (auto gemm = dyn_cast<tile::GemmOp>(op);
-        asyncGemms && gemm && llvm::is_contained(plan.asyncGemms, gemm))
+        gemmsAsync && gemm && llvm::is_contained(asyncGemms, gemm))
       cast<tile::GemmOp>(clone).setAsync(true);
   }
 }
 
 void LoopPipeliner::run() {
   Location loc = loop.getLoc();
-  // Every filled tile gets S stages.
-  for (Value tile : plan.tiles) {
-    auto type = cast<tile::BufferType>(tile.getType());
-    SmallVector<int64_t> staged{stages};
-    llvm::append_range(staged, type.getShape());
-    tile.setType(tile::BufferType::get(staged, type.getElementType(),
-                                       type.getScope(), type.getLayout()));
-  }
   Value upperBound = loop.getUpperBound();
-  bool async = !plan.asyncGemms.empty();
+  bool async = !asyncGemms.empty();
   {
     OpBuilder::InsertionGuard insertion(builder);
     if (async) {
@@ -298,6 +300,15 @@ void LoopPipeliner::run() {
   loop.erase();
 }
 
+} // namespace
+
+void tilec::pipelineWithAsyncCopies(tile::PipelinedOp loop,
+                                    const PipelinePlan &plan) {
+  LoopPipeliner(loop, plan).run();
+}
+
+namespace {
+
 struct PipelineLoops
     : public tilec::impl::TilePipelineLoopsBase<PipelineLoops> {
   void runOnOperation() override {
@@ -306,9 +317,15 @@ struct PipelineLoops
       if (loop.getStages() >= 2)
         loops.push_back(loop);
     });
-    for (tile::PipelinedOp loop : loops)
-      if (std::optional<PipelinePlan> plan = planLoop(loop))
-        LoopPipeliner(loop, std::move(*plan)).run();
+    for (tile::PipelinedOp loop : loops) {
+      std::optional<PipelinePlan> plan = planLoop(loop);
+      if (!plan)
+        continue;
+      if (warpSpecialize(loop, *plan))
+        continue;
+      stageTiles(*plan, loop.getStages());
+      pipelineWithAsyncCopies(loop, *plan);
+    }
   }
 };
 

@@ -4,7 +4,9 @@
 
 #include "Arch.h"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace tilert::detail {
 
@@ -24,6 +26,10 @@ struct DeviceProperties {
   int ClusterLaunch = 0;
   int MaxThreadsPerBlock = 0;
   std::array<int, 3> MaxBlock{};
+  int Multiprocessors = 0;
+  int SmemPerMultiprocessor = 0;
+  int ThreadsPerMultiprocessor = 0;
+  int RegistersPerMultiprocessor = 0;
 };
 
 Status queryDevice(const DriverApi &api, CUdevice device, int32_t ordinal,
@@ -42,6 +48,13 @@ Status queryDevice(const DriverApi &api, CUdevice device, int32_t ordinal,
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, &out.MaxBlock[0]},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, &out.MaxBlock[1]},
       {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, &out.MaxBlock[2]},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &out.Multiprocessors},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       &out.SmemPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR,
+       &out.ThreadsPerMultiprocessor},
+      {CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR,
+       &out.RegistersPerMultiprocessor},
   };
   for (const auto &[Attribute, Value] : Attributes)
     TILERT_TRY(checkCu(api, api.cuDeviceGetAttribute(Value, Attribute, device),
@@ -78,6 +91,33 @@ Status checkResources(const KernelMetadata &metadata,
                      Launch.Cluster[1], "x", Launch.Cluster[2], "), which ",
                      device.Description, " does not support");
   return Status::success();
+}
+
+/// The blocks of the kernel that `device` keeps resident at once: its
+/// multiprocessors times the blocks one of them holds by shared memory
+/// (with the 1 KiB the driver reserves per block), threads and registers;
+/// a limit the device does not report (0) does not bound it. At least 1.
+uint32_t countResidentBlocks(const KernelMetadata &metadata,
+                             const DeviceProperties &device) {
+  const LaunchConfig &Launch = metadata.Launch;
+  int64_t Threads =
+      int64_t(Launch.Block[0]) * Launch.Block[1] * Launch.Block[2];
+  int64_t PerMultiprocessor = std::numeric_limits<int32_t>::max();
+  auto Bound = [&](int64_t Available, int64_t PerBlock) {
+    if (Available > 0 && PerBlock > 0)
+      PerMultiprocessor = std::min(PerMultiprocessor, Available / PerBlock);
+  };
+  Bound(device.SmemPerMultiprocessor,
+        int64_t(metadata.StaticSmem) + Launch.DynamicSmem + 1024);
+  Bound(device.ThreadsPerMultiprocessor, Threads);
+  // Registers are allocated per warp in units of 256.
+  int64_t WarpRegisters = (int64_t(metadata.Registers) * 32 + 255) / 256 * 256;
+  Bound(device.RegistersPerMultiprocessor,
+        WarpRegisters * ((Threads + 31) / 32));
+  int64_t Blocks = std::max<int64_t>(1, PerMultiprocessor) *
+                   std::max(1, device.Multiprocessors);
+  return static_cast<uint32_t>(
+      std::min<int64_t>(Blocks, std::numeric_limits<int32_t>::max()));
 }
 
 bool isJitFailure(CUresult result) {
@@ -127,6 +167,7 @@ Status DeviceModule::load(const DriverApi &api, const KernelMetadata &metadata,
                                       Properties.Description, NotForDevice);
     if (Loaded.ok()) {
       TILERT_TRY(Module->setAttributes(metadata));
+      Module->ResidentBlocks = countResidentBlocks(metadata, Properties);
       out = std::move(Module);
       return Status::success();
     }

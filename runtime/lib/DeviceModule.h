@@ -45,6 +45,11 @@ public:
   /// The kernel's entry function.
   CUfunction function() const { return Function; }
 
+  /// How many blocks of the kernel the device keeps resident at once (its
+  /// multiprocessors times the blocks that fit on one), at least 1: the
+  /// blocks a persistent launch starts.
+  uint32_t residentBlocks() const { return ResidentBlocks; }
+
 private:
   DeviceModule(const DriverApi &api, CUdevice device)
       : Api(api), Device(device) {}
@@ -64,6 +69,7 @@ private:
   CUcontext Context = nullptr;
   CUlibrary Library = nullptr;
   CUfunction Function = nullptr;
+  uint32_t ResidentBlocks = 1;
   /// The JIT error log. It lives as long as the library because the driver
   /// may JIT-compile lazily, after cuLibraryLoadData returns.
   std::array<char, 16384> JitLog{};

@@ -8,6 +8,8 @@
 #include "LaunchGrid.h"
 #include "TensorMap.h"
 
+#include <algorithm>
+
 namespace tilert::detail {
 
 namespace {
@@ -55,6 +57,10 @@ Status checkStream(const DriverApi &api, const KernelMetadata &metadata,
 Status getTensorMap(const DriverApi &api, tilertKernel_st &kernel,
                     size_t mapIndex, int32_t device, const TensorMapArgs &args,
                     CUtensorMap &out) {
+  if (args.Skipped) {
+    out = CUtensorMap{};
+    return Status::success();
+  }
   if (kernel.TensorMaps.lookup(device, args, out))
     return Status::success();
   CUresult Result = api.cuTensorMapEncodeTiled(
@@ -125,6 +131,14 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
   Config.gridDimX = Grid.Extent[0];
   Config.gridDimY = Grid.Extent[1];
   Config.gridDimZ = Grid.Extent[2];
+  if (Launch.Persistent) {
+    // Each block loops over the tiles of the grid (any number of blocks
+    // computes all of them): as many as stay resident, at most one a tile.
+    uint64_t Tiles = uint64_t(Grid.Extent[0]) * Grid.Extent[1] * Grid.Extent[2];
+    Config.gridDimX = static_cast<unsigned>(
+        std::min<uint64_t>(Tiles, Module->residentBlocks()));
+    Config.gridDimY = Config.gridDimZ = 1;
+  }
   Config.blockDimX = Launch.Block[0];
   Config.blockDimY = Launch.Block[1];
   Config.blockDimZ = Launch.Block[2];

@@ -455,6 +455,12 @@ private:
       return fail(member(field, "oob_fill"), "unknown fill '", Fill,
                   "' (expected zero or nan)");
     }
+    if (const auto Found = param.find("optional"); Found != param.end()) {
+      if (!Found->is_boolean())
+        return fail(member(field, "optional"), "expected a boolean, found ",
+                    Found->dump());
+      Map.Optional = Found->get<bool>();
+    }
     out.TensorMaps.push_back(std::move(Map));
     return Status::success();
   }
@@ -571,6 +577,12 @@ private:
     int64_t Smem = 0;
     TILERT_TRY(getInt(*Launch, "launch", "dynamic_smem", 0, Int32Max, Smem));
     out.Launch.DynamicSmem = static_cast<uint32_t>(Smem);
+    if (const auto Found = Launch->find("persistent"); Found != Launch->end()) {
+      if (!Found->is_boolean())
+        return fail("launch.persistent", "expected a boolean, found ",
+                    Found->dump());
+      out.Launch.Persistent = Found->get<bool>();
+    }
     return Status::success();
   }
 
@@ -578,9 +590,11 @@ private:
     const json *Resources = nullptr;
     TILERT_TRY(getObject(root, "", "resources", Resources));
     int64_t Value = 0;
-    for (const char *Key :
-         {"registers", "spill_stores", "spill_loads", "local_bytes"})
+    for (const char *Key : {"spill_stores", "spill_loads", "local_bytes"})
       TILERT_TRY(getInt(*Resources, "resources", Key, 0, Int32Max, Value));
+    TILERT_TRY(
+        getInt(*Resources, "resources", "registers", 0, Int32Max, Value));
+    out.Registers = static_cast<uint32_t>(Value);
     TILERT_TRY(
         getInt(*Resources, "resources", "static_smem", 0, Int32Max, Value));
     out.StaticSmem = static_cast<uint32_t>(Value);

@@ -89,6 +89,10 @@ struct TensorMapParam {
   uint32_t L2Promotion = 0;
   /// What out-of-bounds elements read as.
   OobFill Fill = OobFill::Zero;
+  /// True if the kernel checks TMA's rules itself and copies without the
+  /// map where the tensor breaks them: the launch then passes a zeroed map
+  /// instead of failing (schema 1.2 `optional`).
+  bool Optional = false;
 };
 
 /// Launch geometry.
@@ -101,6 +105,10 @@ struct LaunchConfig {
   std::array<uint32_t, 3> Cluster{1, 1, 1};
   /// Dynamic shared memory per block, bytes.
   uint32_t DynamicSmem = 0;
+  /// True if every block loops over tiles of the grid (a persistent
+  /// kernel): the launch starts at most as many blocks as the device keeps
+  /// resident, in x, and the grid above is the tile grid (schema 1.2).
+  bool Persistent = false;
 };
 
 /// Everything the runtime knows about a kernel, from its metadata.
@@ -122,6 +130,8 @@ struct KernelMetadata {
   LaunchConfig Launch;
   /// Static shared memory per block (resources.static_smem), bytes.
   uint32_t StaticSmem = 0;
+  /// Registers per thread (resources.registers; 0 when unknown).
+  uint32_t Registers = 0;
 };
 
 /// Parses and validates metadata `text`; `path` names the file in messages

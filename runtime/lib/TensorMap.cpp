@@ -43,10 +43,10 @@ CUtensorMapL2promotion l2PromotionFor(uint32_t bytes) {
 } // namespace
 
 bool TensorMapArgs::operator==(const TensorMapArgs &other) const {
-  return DataType == other.DataType && Rank == other.Rank &&
-         Address == other.Address && GlobalDim == other.GlobalDim &&
-         GlobalStrides == other.GlobalStrides && BoxDim == other.BoxDim &&
-         ElementStrides == other.ElementStrides &&
+  return Skipped == other.Skipped && DataType == other.DataType &&
+         Rank == other.Rank && Address == other.Address &&
+         GlobalDim == other.GlobalDim && GlobalStrides == other.GlobalStrides &&
+         BoxDim == other.BoxDim && ElementStrides == other.ElementStrides &&
          Interleave == other.Interleave && Swizzle == other.Swizzle &&
          L2Promotion == other.L2Promotion && OobFill == other.OobFill;
 }
@@ -154,8 +154,16 @@ Status prepareTensorMaps(const KernelMetadata &metadata, const BoundArgs &args,
       if (__builtin_mul_overflow(Stride, Extents[D], &Stride))
         Stride = std::numeric_limits<int64_t>::max();
     }
-    TILERT_TRY(makeTensorMapArgs(metadata, M, args.Addresses[T], Extents.data(),
-                                 Strides.data(), out[M]));
+    Status Made = makeTensorMapArgs(metadata, M, args.Addresses[T],
+                                    Extents.data(), Strides.data(), out[M]);
+    // The kernel checks the rules of an optional map itself and does not
+    // read it where they fail (docs/metadata.md).
+    if (!Made.ok() && metadata.TensorMaps[M].Optional) {
+      out[M] = TensorMapArgs();
+      out[M].Skipped = true;
+      continue;
+    }
+    TILERT_TRY(std::move(Made));
   }
   return Status::success();
 }

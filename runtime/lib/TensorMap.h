@@ -46,6 +46,10 @@ struct TensorMapArgs {
   CUtensorMapL2promotion L2Promotion = CU_TENSOR_MAP_L2_PROMOTION_NONE;
   CUtensorMapFloatOOBfill OobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
 
+  /// True if no map is encoded: the map is optional and the tensor breaks
+  /// TMA's rules, so the launch passes 128 zero bytes.
+  bool Skipped = false;
+
   /// Whether every argument is equal (the encoded maps are then equal).
   bool operator==(const TensorMapArgs &other) const;
   bool operator!=(const TensorMapArgs &other) const {

@@ -220,3 +220,51 @@ TEST_CASE("tensor map arguments compare member by member", "[tensormap]") {
   Fill.OobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA;
   CHECK(A != Fill);
 }
+
+TEST_CASE("optional tensor maps of tensors that break TMA's rules are "
+          "skipped, not errors",
+          "[tensormap]") {
+  json Document = tmaGemmMetadata();
+  Document["schema"] = "tilec.kernel/1.2";
+  Document["params"][6]["optional"] = true;
+  KernelMetadata M = parseValid(Document);
+  REQUIRE(M.TensorMaps[0].Optional);
+  REQUIRE_FALSE(M.TensorMaps[1].Optional);
+
+  // K = 517: A's rows (1034 bytes) are not a multiple of 16; B's rows
+  // (N = 200: 400 bytes) are.
+  std::vector<TensorMapArgs> Maps;
+  Status S = prepareTensorMaps(M, gemmArgs(300, 517, 200), Maps);
+  INFO(S.message());
+  REQUIRE(S.ok());
+  REQUIRE(Maps.size() == 2);
+  CHECK(Maps[0].Skipped);
+  CHECK_FALSE(Maps[1].Skipped);
+  CHECK(Maps[1].GlobalStrides == Strides{400, 0, 0, 0});
+  // A skipped map differs from any encoded one (the cache never confuses
+  // them).
+  CHECK_FALSE(Maps[0] == Maps[1]);
+
+  // The same break in the required map B (N = 201) is still an error.
+  S = prepareTensorMaps(M, gemmArgs(300, 512, 201), Maps);
+  REQUIRE_FALSE(S.ok());
+  CHECK(S.code() == TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(S.message(), Catch::Contains("tensor map 'B_map'"));
+
+  // A valid tensor is encoded even when its map is optional.
+  S = prepareTensorMaps(M, gemmArgs(300, 512, 200), Maps);
+  REQUIRE(S.ok());
+  CHECK_FALSE(Maps[0].Skipped);
+  CHECK(Maps[0].GlobalStrides == Strides{1024, 0, 0, 0});
+}
+
+TEST_CASE("a tensor map's optional flag must be a boolean", "[tensormap]") {
+  json Document = tmaGemmMetadata();
+  Document["params"][6]["optional"] = "yes";
+  KernelMetadata M;
+  Status S = parse(Document, M);
+  REQUIRE_FALSE(S.ok());
+  CHECK(S.code() == TILERT_ERROR_METADATA);
+  CHECK_THAT(S.message(), Catch::Contains("params[6].optional"));
+  CHECK_THAT(S.message(), Catch::Contains("expected a boolean"));
+}

@@ -14,7 +14,8 @@ kernel:
   multiple of 8), fresh random inputs, the output poisoned with NaN before
   the launch, the relative Frobenius error against fp32 PyTorch
   (||out - ref|| / ||ref||) at most 2e-2 and no NaN left;
-* speed at 4096^3, 8192^3 and 8192x8192x1024: warmup 10, 50 repetitions
+* speed at 4096^3, 8192^3, 8192x8192x1024, 4096x4096x512, 16384^3 and
+  M = 128 and M = 16 with N = K = 8192: warmup 10, 50 repetitions
   between CUDA events, median ms, TFLOP/s = 2*M*N*K / time, and the ratio to
   torch.matmul on the same (transposed) operands, measured in the same
   process.
@@ -35,7 +36,9 @@ from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 CHECK_SIZES = [1, 17, 127, 1000, 4095, 4096]
-BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024)]
+BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
+                (4096, 4096, 512), (16384, 16384, 16384), (128, 8192, 8192),
+                (16, 8192, 8192)]
 TOLERANCE = 2e-2
 
 

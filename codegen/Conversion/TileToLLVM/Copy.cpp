@@ -12,6 +12,7 @@
 //   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
 // * fragment <-> global, shared or fragment: every thread moves the
 //   elements its registers hold (FragmentCopy below).
+// * global -> shared with an mbarrier: a TMA copy (WarpSpecialize.cpp).
 //
 // Other copies (global <-> local, shared <-> shared, into rank-1 shared
 // tiles from global) are not supported yet (`tile-check-codegen-support`
@@ -22,6 +23,7 @@
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
 
 #include "codegen/Conversion/TileToLLVM/FragmentElements.h"
+#include "codegen/Conversion/TileToLLVM/TmaCopy.h"
 #include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -535,6 +537,8 @@ void tilec::populateCopyLowerings(LoweringSet &set) {
         if (!isSupportedCopy(copy))
           return copy.emitOpError("between these memory scopes is not "
                                   "supported by the code generator yet");
+        if (copy.getBarrier())
+          return emitTmaCopy(lowering, copy, lane);
         if (isGlobalToShared(copy))
           return GlobalToSharedCopy(lowering, copy, lane).emit();
         return FragmentCopy(lowering, copy, lane).emit();

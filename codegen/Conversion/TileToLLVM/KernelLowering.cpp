@@ -14,8 +14,8 @@
 #include "passes/Analysis/CodeSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
 
@@ -42,6 +42,15 @@ KernelLowering::KernelLowering(tile::KernelOp kernel,
         cast<tile::BufferType>(gemm.getC().getType()).getLayout());
     wgmma |= layout && layout.getWarpgroup();
   });
+  if (tile::LaunchOp launch = kernel.getLaunch())
+    if (tile::WarpSpecializeOp roles = launch.getWarpSpecialize())
+      producerThreads = roles.getProducerThreads();
+  tensorMaps = collectTensorMaps(kernel);
+}
+
+Value KernelLowering::findTensorMap(tile::CopyOp copy) const {
+  std::optional<size_t> index = tilec::findTensorMap(tensorMaps, copy);
+  return index ? tensorMapArguments[*index] : Value();
 }
 
 std::pair<Value, Value>
@@ -103,19 +112,39 @@ LLVM::LLVMFuncOp KernelLowering::createFunction() {
     else
       argTypes.push_back(storageTypeOf(type));
   }
+  // Tensor maps come last (docs/abi.md): 128-byte CUtensorMaps passed by
+  // value in the parameter space, where TMA reads them (TOOLCHAIN.md,
+  // gotcha 5).
+  auto pointer = LLVM::LLVMPointerType::get(ctx);
+  argTypes.append(tensorMaps.size(), pointer);
   auto funcType =
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), argTypes);
   auto func = LLVM::LLVMFuncOp::create(builder, kernel.getLoc(),
                                        kernel.getSymName(), funcType);
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                 builder.getUnitAttr());
-  func->setAttr(
-      NVVM::NVVMDialect::getMaxntidAttrName(),
-      builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                builder.getDenseI32ArrayAttr(
+                    {static_cast<int32_t>(getBlockThreads()), 1, 1}));
+  // setmaxnreg takes effect only under a register cap at entry, which
+  // .maxntid with .minnctapersm gives (TENSORCORES.md §8).
+  if (rebalancesRegisters())
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  builder.getI32IntegerAttr(1));
   for (BlockArgument arg : kernel.getArguments())
     if (isa<tile::BufferType>(arg.getType()))
       func.setArgAttr(arg.getArgNumber(), LLVM::LLVMDialect::getAlignAttrName(),
                       builder.getI64IntegerAttr(tensorAlignment(arg)));
+  auto mapType = LLVM::LLVMArrayType::get(builder.getI8Type(), 128);
+  for (size_t i = 0; i < tensorMaps.size(); ++i) {
+    unsigned index = kernel.getNumArguments() + i;
+    func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                    TypeAttr::get(mapType));
+    func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                    builder.getI64IntegerAttr(64));
+    func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    builder.getUnitAttr());
+  }
   return func;
 }
 
@@ -125,7 +154,7 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
   Location loc = launch.getLoc();
   Value tid = NVVM::ThreadIdXOp::create(
       builder, loc, builder.getI32Type(),
-      LLVM::ConstantRangeAttr::get(ctx, 32, 0, threads));
+      LLVM::ConstantRangeAttr::get(ctx, 32, 0, getBlockThreads()));
   threadIndex =
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
   for (BlockArgument blockIndex : launch.getBlockIndices()) {
@@ -200,6 +229,9 @@ LogicalResult KernelLowering::bindArguments(Block *entry, Lane &top) {
     }
     tensors[arg] = std::move(tensor);
   }
+  for (size_t i = 0; i < tensorMaps.size(); ++i)
+    tensorMapArguments.push_back(
+        entry->getArgument(kernel.getNumArguments() + i));
   return success();
 }
 

@@ -18,6 +18,7 @@
 #include "codegen/Conversion/TileToLLVM/Lowerings.h"
 
 #include "dialects/Tile/TileOps.h"
+#include "passes/Analysis/TensorMaps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -100,8 +101,24 @@ public:
   mlir::OpBuilder &getBuilder() { return builder; }
   /// The kernel being lowered.
   mlir::tile::KernelOp getKernel() { return kernel; }
-  /// The launch's threads per block.
+  /// The launch's threads per block (in a warp-specialized launch, the
+  /// consumers: the producer threads come after them).
   int64_t getThreads() const { return threads; }
+  /// The threads a block really has: getThreads() plus the producer threads
+  /// of a warp-specialized launch.
+  int64_t getBlockThreads() const { return threads + producerThreads; }
+  /// True if the launch is warp-specialized (`tile.warp_specialize`): the
+  /// block's barriers are then among its consumer threads only.
+  bool isWarpSpecialized() const { return producerThreads != 0; }
+  /// True if the roles of a warp-specialized launch rebalance registers
+  /// (`setmaxnreg`): when more than one consumer warpgroup shares the
+  /// register file (smaller blocks get 255 registers per thread anyway).
+  bool rebalancesRegisters() const {
+    return isWarpSpecialized() && threads >= 256;
+  }
+  /// The `CUtensorMap` parameter (a pointer into the parameter space) that
+  /// the TMA copy `copy` reads through; null if none.
+  mlir::Value findTensorMap(mlir::tile::CopyOp copy) const;
   /// True if a GEMM of the kernel runs on wgmma (a warpgroup accumulator).
   bool usesWgmma() const { return wgmma; }
   /// The thread's index in its block, as an `index`.
@@ -194,7 +211,8 @@ public:
   /// makes their earlier shared-memory writes visible to each other; in a
   /// kernel whose tensor cores read shared memory through the async proxy
   /// (wgmma), preceded by `fence.proxy.async.shared::cta`, so that the
-  /// writes are visible to that proxy too.
+  /// writes are visible to that proxy too. In a warp-specialized launch,
+  /// the barrier is among the consumer threads (`bar.sync 1, T`).
   void emitBarrier(mlir::Location loc);
 
 private:
@@ -217,6 +235,11 @@ private:
   /// True if a GEMM of the kernel runs on wgmma, which reads shared tiles
   /// through the async proxy.
   bool wgmma = false;
+  /// The producer threads of a warp-specialized launch, else 0.
+  int64_t producerThreads = 0;
+  /// The kernel's tensor map parameters and their function arguments.
+  llvm::SmallVector<TensorMapParam> tensorMaps;
+  llvm::SmallVector<mlir::Value> tensorMapArguments;
   CostCounter counter;
   mlir::OpBuilder builder;
   int64_t threads = 0;

@@ -30,6 +30,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populatePrintLowerings(set);
     populateSharedMemoryLowerings(set);
     populateRasterizationLowerings(set);
+    populateWarpSpecializationLowerings(set);
     return set;
   }();
   return lowerings;

@@ -97,6 +97,10 @@ void populatePrintLowerings(LoweringSet &set);
 /// `tile.use_swizzle` (thread-block rasterization, Rasterization.h).
 void populateRasterizationLowerings(LoweringSet &set);
 
+/// The warp-specialized schedule: `tile.warp_specialize`, the mbarrier ops
+/// and `tile.tma_ready` (WarpSpecialize.cpp).
+void populateWarpSpecializationLowerings(LoweringSet &set);
+
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();
 

@@ -3,8 +3,9 @@
 // The lowering of `tile.use_swizzle`: the launch's block indices, read from
 // `ctaid.x/y` when the kernel is set up, are replaced in the thread's value
 // map by the rasterized ones (Rasterization.h), computed from them and the
-// grid extents `nctaid.x/y`. The op's verifier guarantees that nothing has
-// used the block indices before.
+// grid extents `nctaid.x/y` (in the tile loop of a persistent launch, the
+// current tile's indices and the launch's grid). The op's verifier
+// guarantees that nothing has used the block indices before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,9 +76,15 @@ LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
                               Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
   Location loc = op.getLoc();
-  auto indices = op->getParentOfType<tile::LaunchOp>().getBlockIndices();
-  Value gridX = readGridDim(builder, loc, 0);
-  Value gridY = readGridDim(builder, loc, 1);
+  auto launch = op->getParentOfType<tile::LaunchOp>();
+  auto indices = launch.getBlockIndices();
+  // In a persistent launch (a tile loop) the grid is the launch's, not the
+  // blocks launched.
+  bool persistent = op->getParentOfType<tile::TileLoopOp>() != nullptr;
+  Value gridX = persistent ? lane.map.lookup(launch.getGrid()[0])
+                           : readGridDim(builder, loc, 0);
+  Value gridY = persistent ? lane.map.lookup(launch.getGrid()[1])
+                           : readGridDim(builder, loc, 1);
   RasterizedBlock block = emitRasterizedBlock(
       builder, loc, lane.map.lookup(indices[0]), lane.map.lookup(indices[1]),
       gridX, gridY, op.getPanel());

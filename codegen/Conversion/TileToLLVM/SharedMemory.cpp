@@ -104,7 +104,19 @@ void KernelLowering::emitBarrier(Location loc) {
         builder, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(builder.getContext(),
                                    NVVM::SharedSpace::shared_cta));
-  NVVM::Barrier0Op::create(builder, loc);
+  if (!isWarpSpecialized()) {
+    NVVM::Barrier0Op::create(builder, loc);
+    return;
+  }
+  // Barrier 0 is the whole block's; the consumers synchronize on 1.
+  auto i32Constant = [&](int32_t value) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                    builder.getI32IntegerAttr(value));
+  };
+  NVVM::BarrierOp::create(builder, loc, TypeRange(), i32Constant(1),
+                          i32Constant(static_cast<int32_t>(threads)),
+                          /*reductionOp=*/nullptr,
+                          /*reductionPredicate=*/nullptr);
 }
 
 namespace {

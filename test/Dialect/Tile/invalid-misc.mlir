@@ -22,7 +22,7 @@ tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = 
 tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
   tile.launch grid(%M) threads(128) as (%bx) {
     tile.parallel (%i) in [4] {
-      // expected-error @+1 {{'tile.use_swizzle' op expects parent op 'tile.launch'}}
+      // expected-error @+1 {{'tile.use_swizzle' op expects parent op to be one of 'tile.launch, tile.tile_loop'}}
       tile.use_swizzle 4
     }
   }

@@ -131,6 +131,19 @@ CUresult CUDAAPI fakeDeviceGetAttribute(int *value, CUdevice_attribute what,
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
     *value = 64;
     break;
+  // An H100/H200's multiprocessors.
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    *value = 233472;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+    *value = 2048;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+    *value = 65536;
+    break;
   default:
     *value = 0;
     break;

@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +127,60 @@ TEST_CASE("a launch reaches the driver with the ABI's parameters",
   std::memcpy(&Alpha, &Launch.params[6], sizeof(float));
   CHECK(Alpha == 0.5f);
   CHECK((Launch.params[7] & 0xff) == 1);
+}
+
+TEST_CASE("a persistent launch starts the blocks that stay resident, at "
+          "most one a tile",
+          "[fake-driver]") {
+  TempDir Dir;
+  json Document = gemmLikeMetadata();
+  Document["schema"] = "tilec.kernel/1.2";
+  Document["launch"]["grid"] = {"ceildiv(N, 128)", "ceildiv(M, 64)", "1"};
+  Document["launch"]["persistent"] = true;
+  Document["launch"]["dynamic_smem"] = 196608;
+  Document["resources"]["registers"] = 168;
+  tilert::Kernel Kernel(Dir.writeKernel(Document));
+  auto LaunchGrid = [&](int64_t M, int64_t N) {
+    FakeTensor A(TILERT_DTYPE_F32, {M, 7}), B(TILERT_DTYPE_F32, {7, N}),
+        C(TILERT_DTYPE_F32, {M, 128});
+    Kernel.launch({A.get(), B.get(), C.get()},
+                  {tilert::Scalar::f32(1.0f), tilert::Scalar::boolean(false)},
+                  streamValue(0x5000));
+    FakeCudaLaunch Launch = lastLaunch();
+    return std::array<uint32_t, 3>{Launch.grid[0], Launch.grid[1],
+                                   Launch.grid[2]};
+  };
+  // 6 tiles: one block each.
+  CHECK(LaunchGrid(100, 300) == std::array<uint32_t, 3>{6, 1, 1});
+  // 32 x 64 tiles; 192 KiB of shared memory keep one block per
+  // multiprocessor: 132 blocks.
+  CHECK(LaunchGrid(4096, 4096) == std::array<uint32_t, 3>{132, 1, 1});
+
+  // With 48 KiB, four blocks fit on a multiprocessor by shared memory, and
+  // by registers too (128 threads x 96 registers).
+  Document["launch"]["dynamic_smem"] = 49152;
+  Document["resources"]["registers"] = 96;
+  tilert::Kernel Small(Dir.writeKernel(Document));
+  FakeTensor A(TILERT_DTYPE_F32, {4096, 7}), B(TILERT_DTYPE_F32, {7, 4096}),
+      C(TILERT_DTYPE_F32, {4096, 128});
+  Small.launch({A.get(), B.get(), C.get()},
+               {tilert::Scalar::f32(1.0f), tilert::Scalar::boolean(false)},
+               streamValue(0x5000));
+  CHECK(lastLaunch().grid[0] == 4 * 132);
+}
+
+TEST_CASE("launch.persistent must be a boolean", "[fake-driver]") {
+  TempDir Dir;
+  json Document = gemmLikeMetadata();
+  Document["launch"]["persistent"] = 1;
+  try {
+    tilert::Kernel Kernel(Dir.writeKernel(Document));
+    FAIL("the metadata was accepted");
+  } catch (const tilert::Error &E) {
+    CHECK(E.status() == TILERT_ERROR_METADATA);
+    CHECK_THAT(E.message(), Catch::Contains("launch.persistent"));
+    CHECK_THAT(E.message(), Catch::Contains("expected a boolean"));
+  }
 }
 
 TEST_CASE("a warm launch makes only the driver calls graph capture allows",

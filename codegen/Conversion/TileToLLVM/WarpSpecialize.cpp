@@ -1,0 +1,338 @@
+//===- WarpSpecialize.cpp - Producer/consumer roles, mbarriers and TMA ----===//
+//
+// The lowerings of the warp-specialized schedule of tile-pipeline-loops
+// (passes/Pipeliner/WarpSpecialize.cpp) on sm_90a:
+//
+// * `tile.warp_specialize`: the block has T consumer threads (the launch's)
+//   followed by the producer warpgroup(s). `tid >= T` takes the producer
+//   role: with two or more consumer warpgroups the producers give registers
+//   away (`setmaxnreg.dec 40`) and the consumers take them
+//   (`setmaxnreg.inc 232`, CUTLASS's split for 384 threads); thread T
+//   alone runs the producer region. The other threads run the consumer
+//   region, whose barriers are `bar.sync 1, T` (KernelLowering::emitBarrier).
+// * `tile.mbarrier_init`: thread 0 initializes each mbarrier, then
+//   `fence.mbarrier_init` and a barrier of the whole block (all roles).
+// * `tile.mbarrier_wait`: `mbarrier.try_wait.parity` in a loop;
+//   `tile.mbarrier_arrive`: `bar.warp.sync`, then `mbarrier.arrive` by lane 0
+//   of each warp.
+// * `tile.copy ... barrier` (TMA): `mbarrier.arrive.expect_tx` with the
+//   bytes of the tile, then one `cp.async.bulk.tensor.2d` per column panel
+//   of the tile's layout, at coordinates (column, row) of the region's
+//   origin, through the kernel's tensor map parameter (TensorMaps.h).
+//   Out-of-bounds elements are filled with zeros by TMA and count towards
+//   the bytes.
+// * `tile.tile_loop` (a persistent launch): the block takes tiles b, b + B,
+//   ... of the launch grid (b its linear index, B the blocks launched) and
+//   rebinds the launch's block indices to each tile's.
+// * `tile.tma_ready`: the rules the runtime checks before it encodes a map
+//   (docs/runtime.md), so that the kernel copies with TMA only through maps
+//   the runtime encoded (it passes zeros for a tensor that breaks them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Conversion/TileToLLVM/TmaCopy.h"
+
+#include "passes/Analysis/AccessAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// Registers of a producer thread after `setmaxnreg.dec`.
+constexpr int32_t kProducerRegisters = 40;
+/// Registers of a consumer thread after `setmaxnreg.inc`.
+constexpr int32_t kConsumerRegisters = 232;
+/// Suspend-time hint of an mbarrier wait, in nanoseconds (CUTLASS's).
+constexpr int32_t kWaitHintNanoseconds = 0x989680;
+
+Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(value));
+}
+
+Value toI32(OpBuilder &builder, Location loc, Value index) {
+  return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index);
+}
+
+/// The address of mbarrier `index` of `barriers` for `lane`.
+FailureOr<Value> barrierPointer(KernelLowering &lowering, Operation *op,
+                                Value barriers, Value index, Lane &lane) {
+  const SharedBuffer *buffer = lowering.findShared(barriers);
+  if (!buffer)
+    return op->emitOpError("uses unknown mbarriers");
+  return lowering.sharedElementPointer(op->getLoc(), *buffer,
+                                       {lane.map.lookup(index)});
+}
+
+LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
+                                  tile::WarpSpecializeOp roles, Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = roles.getLoc();
+  Value consumers = lowering.indexConstant(loc, lowering.getThreads());
+  Value isProducer =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
+                            lowering.getThreadIndex(), consumers);
+  auto split = scf::IfOp::create(builder, loc, isProducer,
+                                 /*withElseRegion=*/true);
+  bool rebalance = lowering.rebalancesRegisters();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(split.thenBlock()->getTerminator());
+  if (rebalance)
+    NVVM::SetMaxRegisterOp::create(builder, loc, kProducerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+  Value isIssuer = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         lowering.getThreadIndex(), consumers);
+  auto issuer = scf::IfOp::create(builder, loc, isIssuer,
+                                  /*withElseRegion=*/false);
+  builder.setInsertionPoint(issuer.thenBlock()->getTerminator());
+  // The roles see the same values; the producer's own (its loop, its
+  // rasterization) stay its own.
+  Lane producer = lane;
+  if (failed(lowering.emitBlock(roles.getProducer().front(), producer)))
+    return failure();
+  builder.setInsertionPoint(split.elseBlock()->getTerminator());
+  if (rebalance)
+    NVVM::SetMaxRegisterOp::create(builder, loc, kConsumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+  return lowering.emitBlock(roles.getConsumer().front(), lane);
+}
+
+/// Reads `ctaid` (`extents` false) or `nctaid` (true) of grid dimension
+/// `dim` as an `index`.
+Value readBlockRegister(OpBuilder &builder, Location loc, unsigned dim,
+                        bool extents) {
+  Type i32 = builder.getI32Type();
+  Value value;
+  if (extents)
+    value = dim == 0 ? NVVM::GridDimXOp::create(builder, loc, i32).getResult()
+            : dim == 1
+                ? NVVM::GridDimYOp::create(builder, loc, i32).getResult()
+                : NVVM::GridDimZOp::create(builder, loc, i32).getResult();
+  else
+    value = dim == 0 ? NVVM::BlockIdXOp::create(builder, loc, i32).getResult()
+            : dim == 1
+                ? NVVM::BlockIdYOp::create(builder, loc, i32).getResult()
+                : NVVM::BlockIdZOp::create(builder, loc, i32).getResult();
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      value);
+}
+
+/// The tiles of the launch grid that the block takes: tile b + i * B for
+/// i = 0, 1, ... while below the grid's size, with b the block's linear
+/// index and B the blocks launched; the tile's indices are row-major over
+/// the grid (x fastest).
+LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
+                            Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = loop.getLoc();
+  auto launch = loop->getParentOfType<tile::LaunchOp>();
+  SmallVector<Value> grid = lowering.lookup(lane, launch.getGrid());
+  auto mul = [&](Value a, Value b) {
+    return arith::MulIOp::create(builder, loc, a, b).getResult();
+  };
+  auto add = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  Value tiles = grid[0], first, blocks;
+  for (size_t dim = 1; dim < grid.size(); ++dim)
+    tiles = mul(tiles, grid[dim]);
+  // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
+  for (unsigned dim = 3; dim-- > 0;) {
+    Value index = readBlockRegister(builder, loc, dim, /*extents=*/false);
+    Value extent = readBlockRegister(builder, loc, dim, /*extents=*/true);
+    first = first ? add(mul(first, extent), index) : index;
+    blocks = blocks ? mul(blocks, extent) : extent;
+  }
+  // ceil((tiles - b) / B) tiles, none if b >= tiles.
+  Value one = lowering.indexConstant(loc, 1);
+  Value left = arith::SubIOp::create(builder, loc, tiles, first);
+  Value trips = arith::DivUIOp::create(
+      builder, loc, add(left, arith::SubIOp::create(builder, loc, blocks, one)),
+      blocks);
+  Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                    first, tiles);
+  trips = arith::SelectOp::create(builder, loc, any, trips,
+                                  lowering.indexConstant(loc, 0));
+  auto serial = scf::ForOp::create(builder, loc, lowering.indexConstant(loc, 0),
+                                   trips, one);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(serial.getBody()->getTerminator());
+  Value iteration = serial.getInductionVar();
+  Value tile = add(first, mul(iteration, blocks));
+  Lane inner = lane;
+  inner.map.map(loop.getIteration(), iteration);
+  for (auto [dim, index] : llvm::enumerate(launch.getBlockIndices())) {
+    Value coordinate = tile;
+    if (dim + 1 < grid.size())
+      coordinate = arith::RemUIOp::create(builder, loc, tile, grid[dim]);
+    inner.map.map(index, coordinate);
+    if (dim + 1 < grid.size())
+      tile = arith::DivUIOp::create(builder, loc, tile, grid[dim]);
+  }
+  return lowering.emitBlock(loop.getBody().front(), inner);
+}
+
+LogicalResult lowerMbarrierInit(KernelLowering &lowering,
+                                tile::MbarrierInitOp init, Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = init.getLoc();
+  const SharedBuffer *buffer = lowering.findShared(init.getBarriers());
+  if (!buffer)
+    return init.emitOpError("initializes unknown mbarriers");
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      lowering.getThreadIndex(),
+                                      lowering.indexConstant(loc, 0));
+  lowering.emitGuarded(loc, first, [&] {
+    Value count = i32Constant(builder, loc, init.getCount());
+    for (int64_t i = 0; i < buffer->shape[0]; ++i)
+      NVVM::MBarrierInitOp::create(
+          builder, loc,
+          lowering.sharedElementPointer(loc, *buffer,
+                                        {lowering.indexConstant(loc, i)}),
+          count, /*predicate=*/Value());
+  });
+  NVVM::FenceMbarrierInitOp::create(builder, loc);
+  // Every role waits for the initialization (barrier 0: the whole block).
+  NVVM::Barrier0Op::create(builder, loc);
+  return success();
+}
+
+LogicalResult lowerMbarrierWait(KernelLowering &lowering,
+                                tile::MbarrierWaitOp wait, Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = wait.getLoc();
+  FailureOr<Value> pointer =
+      barrierPointer(lowering, wait, wait.getBarriers(), wait.getIndex(), lane);
+  if (failed(pointer))
+    return failure();
+  NVVM::MBarrierTryWaitParityOp::create(
+      builder, loc, *pointer,
+      toI32(builder, loc, lane.map.lookup(wait.getParity())),
+      i32Constant(builder, loc, kWaitHintNanoseconds));
+  return success();
+}
+
+LogicalResult lowerMbarrierArrive(KernelLowering &lowering,
+                                  tile::MbarrierArriveOp arrive, Lane &lane) {
+  FailureOr<Value> pointer = barrierPointer(
+      lowering, arrive, arrive.getBarriers(), arrive.getIndex(), lane);
+  if (failed(pointer))
+    return failure();
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = arrive.getLoc();
+  // The warp's threads have all finished what came before (and their
+  // shared-memory accesses are ordered before lane 0's release).
+  NVVM::SyncWarpOp::create(builder, loc, i32Constant(builder, loc, -1));
+  Value laneId = arith::RemUIOp::create(builder, loc, lowering.getThreadIndex(),
+                                        lowering.indexConstant(loc, 32));
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      laneId, lowering.indexConstant(loc, 0));
+  lowering.emitGuarded(loc, first, [&] {
+    NVVM::MBarrierArriveOp::create(builder, loc, builder.getI64Type(), *pointer,
+                                   /*count=*/Value());
+  });
+  return success();
+}
+
+LogicalResult lowerTmaReady(KernelLowering &lowering, tile::TmaReadyOp ready,
+                            Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = ready.getLoc();
+  Value all = arith::ConstantIntOp::create(builder, loc, 1, 1);
+  auto conjoin = [&](Value condition) {
+    all = arith::AndIOp::create(builder, loc, all, condition);
+  };
+  Type i64 = builder.getI64Type();
+  for (Value value : ready.getTensors()) {
+    const Tensor *tensor = lowering.findTensor(value);
+    if (!tensor)
+      return ready.emitOpError("checks an unknown tensor");
+    // The address is 16-byte aligned.
+    Value address = LLVM::PtrToIntOp::create(builder, loc, i64, tensor->base);
+    Value low = arith::AndIOp::create(
+        builder, loc, address,
+        arith::ConstantIntOp::create(builder, loc, i64, 15));
+    conjoin(arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, low,
+        arith::ConstantIntOp::create(builder, loc, i64, 0)));
+    // Every extent is in [1, 2^32]: extent - 1 < 2^32, unsigned.
+    for (Value dim : tensor->dims) {
+      Value lessOne = arith::SubIOp::create(builder, loc, dim,
+                                            lowering.indexConstant(loc, 1));
+      conjoin(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, lessOne,
+          lowering.indexConstant(loc, int64_t(1) << 32)));
+    }
+    // Every row (every stride but the innermost) is a multiple of 16 bytes.
+    if (tensor->dims.size() > 1) {
+      Value rowBytes = arith::MulIOp::create(
+          builder, loc, tensor->dims.back(),
+          lowering.indexConstant(loc, storageBytes(tensor->elementType)));
+      conjoin(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(builder, loc, rowBytes,
+                                 lowering.indexConstant(loc, 16)),
+          lowering.indexConstant(loc, 0)));
+    }
+  }
+  lane.map.map(ready.getResult(), all);
+  return success();
+}
+
+} // namespace
+
+LogicalResult tilec::emitTmaCopy(KernelLowering &lowering, tile::CopyOp copy,
+                                 Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = copy.getLoc();
+  Value map = lowering.findTensorMap(copy);
+  const SharedBuffer *tile = lowering.findShared(copy.getTarget());
+  if (!map || !tile)
+    return copy.emitOpError("is a TMA copy without a tensor map; its tile's "
+                            "layout must be one a TMA box writes");
+  FailureOr<Value> barrier = barrierPointer(lowering, copy, copy.getBarrier(),
+                                            copy.getBarrierIndex(), lane);
+  if (failed(barrier))
+    return failure();
+  std::optional<TmaBoxes> boxes =
+      describeTmaBoxes(cast<tile::BufferType>(copy.getTarget().getType()));
+  int64_t bytes =
+      tile->shape[0] * tile->shape[1] * storageBytes(tile->elementType);
+  NVVM::MBarrierArriveExpectTxOp::create(
+      builder, loc, /*res=*/Type(), *barrier, i32Constant(builder, loc, bytes),
+      NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
+  SmallVector<Value> origin = lowering.lookup(lane, copy.getSourceIndices());
+  Value row = toI32(builder, loc, origin[0]);
+  auto clusterPointer =
+      LLVM::LLVMPointerType::get(builder.getContext(), /*shared::cluster=*/7);
+  for (int64_t panel = 0; panel < boxes->panels; ++panel) {
+    Value firstColumn = lowering.indexConstant(loc, panel * boxes->boxColumns);
+    Value column =
+        toI32(builder, loc,
+              arith::AddIOp::create(builder, loc, origin[1], firstColumn));
+    Value destination = lowering.sharedElementPointer(
+        loc, *tile, {lowering.indexConstant(loc, 0), firstColumn});
+    destination = LLVM::AddrSpaceCastOp::create(builder, loc, clusterPointer,
+                                                destination);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        builder, loc, destination, map, ValueRange{column, row}, *barrier,
+        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+  }
+  return success();
+}
+
+void tilec::populateWarpSpecializationLowerings(LoweringSet &set) {
+  set.add<tile::WarpSpecializeOp>(lowerWarpSpecialize);
+  set.add<tile::MbarrierInitOp>(lowerMbarrierInit);
+  set.add<tile::MbarrierWaitOp>(lowerMbarrierWait);
+  set.add<tile::MbarrierArriveOp>(lowerMbarrierArrive);
+  set.add<tile::TmaReadyOp>(lowerTmaReady);
+  set.add<tile::TileLoopOp>(lowerTileLoop);
+}

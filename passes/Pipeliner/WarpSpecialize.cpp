@@ -1,0 +1,353 @@
+//===- WarpSpecialize.cpp - The TMA + mbarrier producer/consumer schedule -===//
+//
+// The schedule of `tile-pipeline-loops` for a `tile.pipelined` loop on a
+// target with TMA and wgmma, when every GEMM of the loop runs on wgmma and
+// every producer copies a rank-2 global region into a tile whose layout a
+// TMA box writes (a swizzle of 32, 64 or 128 bytes, rows of one swizzle span
+// per panel). The launch becomes persistent, and its body
+//
+//   <the allocations before the first other op>
+//   full  = alloc_shared [S] i64;  mbarrier_init full  count P
+//   empty = alloc_shared [S] i64;  mbarrier_init empty count T / 32
+//   ok    = tma_ready <the producers' tensors>
+//   warp_specialize producer_threads 128 persistent {   // one thread
+//     if ok { tile_loop t { <use_swizzle>; n = <trip count>
+//               serial k < n { g = t * n + k; s = g % S; j = (g / S) % 2
+//                              mbarrier_wait empty[s], 1 - j
+//                              copy ... -> stage s barrier full[s] (each P) } }
+//                              }
+//   } consumer {                                        // the T threads
+//     tile_loop t {
+//       <the rest of the launch body before the loop>
+//       if ok { serial k < n { g, s, j as above; mbarrier_wait full[s], j
+//                              the consumers of iteration k on stage s
+//                              mbarrier_arrive empty[stage of g - 1] } }
+//       else  { <the cp.async schedule of PipelineLoops.cpp> }
+//       <the rest of the launch body after the loop> }
+//   }
+//
+// P is the number of producers (each TMA copy arrives once, with its bytes),
+// T the launch's threads (each consumer warp arrives once on `empty`). Each
+// block takes tiles of the grid until none is left (`tile.tile_loop`), and
+// the iteration count g runs on across its tiles, so the producer fills the
+// stages of the next tile while the consumers finish the current one (its
+// epilogue included). The GEMMs are `async` with lag 1: each waits for the
+// previous one only, so iteration k releases the stage of g - 1, and the
+// last iteration of a tile is peeled with synchronous GEMMs inside `0 < n`,
+// then releases the stages of its last two iterations. The producer runs up
+// to S iterations ahead: the empty barrier of a stage completes once every
+// consumer warp is done with it, the full barrier once its bytes landed.
+// Phase parities follow TENSORCORES.md §7 (a fresh barrier counts its
+// phase of parity 1 as completed, so the producer's first S waits pass).
+//
+// Where the tensors break TMA's rules at run time (`tma_ready` false: a row
+// that is not a multiple of 16 bytes, a misaligned address, an empty tensor),
+// the producer does nothing and the consumers take the cp.async schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Pipeliner/Pipelining.h"
+
+#include "dialects/Tile/TileTarget.h"
+#include "passes/Analysis/TensorMaps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// Threads added for the producer role: one warpgroup (setmaxnreg works on
+/// whole warpgroups).
+constexpr int64_t kProducerThreads = 128;
+
+/// True if `op` stays before the roles: an allocation (the roles and their
+/// tiles share it).
+bool isAllocation(Operation &op) {
+  return isa<tile::AllocSharedOp, tile::AllocFragmentOp, tile::AllocLocalOp,
+             tile::AllocVarOp>(op);
+}
+
+/// Rewrites one loop; `qualifies` first.
+class WarpSpecializer {
+public:
+  WarpSpecializer(tile::PipelinedOp loop, const PipelinePlan &plan)
+      : loop(loop), plan(plan), builder(loop), loc(loop.getLoc()),
+        stages(loop.getStages()) {}
+
+  /// True if the loop can take this schedule.
+  bool qualifies();
+  void run();
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  /// True if the producer region can compute `value` (a copy's index or
+  /// the trip count): from values defined before the split, the induction
+  /// variable and pure ops.
+  bool producerCanCompute(Value value, llvm::SmallPtrSetImpl<Value> &seen);
+  /// Clones into the producer region the ops after the split that `value`
+  /// needs (pure, by `qualifies`), with `mapping`.
+  Value cloneForProducer(Value value, IRMapping &mapping);
+  /// Stage and phase parity of the `k`-th iteration of the block's loops,
+  /// counted across its tiles.
+  std::pair<Value, Value> stageAndParity(Value k);
+  /// The iteration count, across the block's tiles, of iteration `k` of
+  /// tile `tile` (`trips` iterations per tile).
+  Value blockIteration(Value tile, Value trips, Value k);
+  void emitProducer(tile::WarpSpecializeOp roles, Value ready);
+  /// Emits iteration `k` (iteration `g` of the block) of the consumers; if
+  /// `steady`, their GEMMs are async and the stage of iteration g - 1 is
+  /// released (the last, peeled iteration of a tile waits for every GEMM
+  /// and releases its stage and the previous one).
+  void emitConsumerIteration(Value k, Value g, bool steady);
+  /// Emits `mbarrier_arrive empty[stage of g - 1]` if `k > 0`.
+  void releasePrevious(Value k, Value g);
+
+  tile::PipelinedOp loop;
+  const PipelinePlan &plan;
+  OpBuilder builder;
+  Location loc;
+  int64_t stages;
+  /// The first op of the launch body that runs in the roles.
+  Operation *split = nullptr;
+  /// The launch body's rasterization, which both roles repeat per tile.
+  tile::UseSwizzleOp swizzle;
+  Value full, empty;
+};
+
+bool WarpSpecializer::producerCanCompute(Value value,
+                                         llvm::SmallPtrSetImpl<Value> &seen) {
+  if (!seen.insert(value).second)
+    return true;
+  if (value == loop.getInductionVar())
+    return true;
+  Operation *def = value.getDefiningOp();
+  Block *body = &loop->getParentOfType<tile::LaunchOp>().getBody().front();
+  if (!def) {
+    // Kernel arguments and block indices are visible everywhere.
+    auto argument = cast<BlockArgument>(value);
+    return argument.getOwner() == body ||
+           isa<tile::KernelOp>(argument.getOwner()->getParentOp());
+  }
+  Operation *ancestor = body->findAncestorOpInBlock(*def);
+  if (ancestor && ancestor->isBeforeInBlock(split))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return producerCanCompute(operand, seen);
+  });
+}
+
+bool WarpSpecializer::qualifies() {
+  tile::TargetAttr target = tile::getTarget(loop);
+  auto launch = dyn_cast<tile::LaunchOp>(loop->getParentOp());
+  if (!target || !target.hasFeature(TargetFeature::Tma) ||
+      !target.hasFeature(TargetFeature::Wgmma) ||
+      !target.hasFeature(TargetFeature::Mbarrier))
+    return false;
+  if (!launch || launch.getWarpSpecialize() ||
+      launch.getThreads() + kProducerThreads > 1024)
+    return false;
+  // Every GEMM of the loop runs on wgmma; at least one.
+  bool hasGemm = false;
+  loop.walk([&](tile::GemmOp) { hasGemm = true; });
+  if (!hasGemm || plan.asyncCapableGemms.empty())
+    return false;
+  for (tile::CopyOp producer : plan.producers) {
+    auto source = cast<tile::BufferType>(producer.getSource().getType());
+    if (source.getRank() != 2 || !isa<BlockArgument>(producer.getSource()) ||
+        !describeTmaBoxes(
+            cast<tile::BufferType>(producer.getTarget().getType())))
+      return false;
+  }
+  Block &body = launch.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (!isAllocation(op)) {
+      split = &op;
+      break;
+    }
+  llvm::SmallPtrSet<Value, 16> seen;
+  if (!producerCanCompute(loop.getUpperBound(), seen))
+    return false;
+  for (tile::CopyOp producer : plan.producers)
+    for (Value index : producer.getSourceIndices())
+      if (!producerCanCompute(index, seen))
+        return false;
+  return true;
+}
+
+Value WarpSpecializer::cloneForProducer(Value value, IRMapping &mapping) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  Block *body = &loop->getParentOfType<tile::LaunchOp>().getBody().front();
+  Operation *ancestor = def ? body->findAncestorOpInBlock(*def) : nullptr;
+  if (!def || (ancestor && ancestor->isBeforeInBlock(split)))
+    return value;
+  for (Value operand : def->getOperands())
+    cloneForProducer(operand, mapping);
+  Operation *clone = builder.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+Value WarpSpecializer::blockIteration(Value tile, Value trips, Value k) {
+  return arith::AddIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, tile, trips), k);
+}
+
+std::pair<Value, Value> WarpSpecializer::stageAndParity(Value k) {
+  Value stage = arith::RemUIOp::create(builder, loc, k, constant(stages));
+  Value round = arith::DivUIOp::create(builder, loc, k, constant(stages));
+  Value parity = arith::RemUIOp::create(builder, loc, round, constant(2));
+  return {stage, parity};
+}
+
+void WarpSpecializer::emitProducer(tile::WarpSpecializeOp roles, Value ready) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(roles.getProducer().front().getTerminator());
+  auto ifReady = tile::IfOp::create(builder, loc, ready, /*withElse=*/false);
+  builder.setInsertionPoint(ifReady.getThenRegion().front().getTerminator());
+  auto tiles = tile::TileLoopOp::create(builder, loc);
+  builder.setInsertionPoint(tiles.getBody().front().getTerminator());
+  if (swizzle)
+    builder.clone(*swizzle);
+  IRMapping outside;
+  Value trips = cloneForProducer(loop.getUpperBound(), outside);
+  auto serial = tile::SerialOp::create(builder, loc, trips);
+  builder.setInsertionPoint(serial.getBody().front().getTerminator());
+  Value k = serial.getInductionVar();
+  auto [stage, parity] =
+      stageAndParity(blockIteration(tiles.getIteration(), trips, k));
+  // The stage is free once the consumers released its previous round.
+  Value freeParity = arith::SubIOp::create(builder, loc, constant(1), parity);
+  tile::MbarrierWaitOp::create(builder, loc, empty, stage, freeParity);
+  IRMapping mapping = outside;
+  mapping.map(loop.getInductionVar(), k);
+  mapStages(builder, loc, plan, mapping, stage);
+  for (tile::CopyOp producer : plan.producers) {
+    SmallVector<Value> indices;
+    for (Value index : producer.getSourceIndices())
+      indices.push_back(cloneForProducer(index, mapping));
+    tile::CopyOp::create(builder, producer.getLoc(), producer.getSource(),
+                         indices, mapping.lookup(producer.getTarget()),
+                         ValueRange(), full, stage, /*async=*/false);
+  }
+}
+
+void WarpSpecializer::releasePrevious(Value k, Value g) {
+  Value later = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                      constant(0), k);
+  auto guard = tile::IfOp::create(builder, loc, later, /*withElse=*/false);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  Value previous = arith::SubIOp::create(builder, loc, g, constant(1));
+  tile::MbarrierArriveOp::create(
+      builder, loc, empty,
+      arith::RemUIOp::create(builder, loc, previous, constant(stages)));
+}
+
+void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
+  auto [stage, parity] = stageAndParity(g);
+  tile::MbarrierWaitOp::create(builder, loc, full, stage, parity);
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), k);
+  mapStages(builder, loc, plan, mapping, stage);
+  for (Operation &op : loop.getBody().front().without_terminator()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    if (copy && llvm::is_contained(plan.producers, copy))
+      continue;
+    // The producers' index arithmetic is dead here; canonicalization
+    // removes what is not used.
+    Operation *clone = builder.clone(op, mapping);
+    if (auto gemm = dyn_cast<tile::GemmOp>(clone); gemm && steady)
+      gemm.setAsync(true);
+  }
+  // The previous iteration's GEMMs are done reading their stage (and, after
+  // the last iteration's synchronous GEMMs, its own is free too).
+  releasePrevious(k, g);
+  if (!steady)
+    tile::MbarrierArriveOp::create(builder, loc, empty, stage);
+}
+
+void WarpSpecializer::run() {
+  auto launch = cast<tile::LaunchOp>(loop->getParentOp());
+  Block &body = launch.getBody().front();
+  for (Operation &op : body)
+    if (auto rasterization = dyn_cast<tile::UseSwizzleOp>(op))
+      swizzle = rasterization;
+  builder.setInsertionPoint(split);
+  auto barrierType = tile::BufferType::get({stages}, builder.getI64Type(),
+                                           tile::MemoryScope::Shared);
+  full = tile::AllocSharedOp::create(builder, loc, barrierType,
+                                     /*offset=*/nullptr);
+  empty = tile::AllocSharedOp::create(builder, loc, barrierType,
+                                      /*offset=*/nullptr);
+  tile::MbarrierInitOp::create(builder, loc, full,
+                               static_cast<int64_t>(plan.producers.size()));
+  tile::MbarrierInitOp::create(builder, loc, empty, launch.getThreads() / 32);
+  llvm::SetVector<Value> tensors;
+  for (tile::CopyOp producer : plan.producers)
+    tensors.insert(producer.getSource());
+  Value ready = tile::TmaReadyOp::create(builder, loc, builder.getI1Type(),
+                                         tensors.getArrayRef());
+  auto roles = tile::WarpSpecializeOp::create(builder, loc, kProducerThreads);
+  roles.setPersistent(true);
+
+  // Everything from the split on runs in the consumers, once per tile.
+  builder.setInsertionPoint(roles.getConsumer().front().getTerminator());
+  auto consumerTiles = tile::TileLoopOp::create(builder, loc);
+  Block &consumer = consumerTiles.getBody().front();
+  while (roles->getNextNode() != body.getTerminator())
+    roles->getNextNode()->moveBefore(consumer.getTerminator());
+  emitProducer(roles, ready);
+
+  builder.setInsertionPoint(loop);
+  auto paths = tile::IfOp::create(builder, loc, ready, /*withElse=*/true);
+  loop->moveBefore(paths.getElseRegion().front().getTerminator());
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPoint(paths.getThenRegion().front().getTerminator());
+    // Every path from an async GEMM to the end passes the synchronous last
+    // iteration (ptxas serializes every wgmma otherwise).
+    Value trips = loop.getUpperBound();
+    Value tile = consumerTiles.getIteration();
+    Value runs = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       constant(0), trips);
+    auto runsGuard = tile::IfOp::create(builder, loc, runs, /*withElse=*/false);
+    {
+      OpBuilder::InsertionGuard inner(builder);
+      builder.setInsertionPoint(
+          runsGuard.getThenRegion().front().getTerminator());
+      Value last = arith::SubIOp::create(builder, loc, trips, constant(1));
+      auto serial = tile::SerialOp::create(builder, loc, last);
+      {
+        OpBuilder::InsertionGuard step(builder);
+        builder.setInsertionPoint(serial.getBody().front().getTerminator());
+        Value k = serial.getInductionVar();
+        emitConsumerIteration(k, blockIteration(tile, trips, k),
+                              /*steady=*/true);
+      }
+      emitConsumerIteration(last, blockIteration(tile, trips, last),
+                            /*steady=*/false);
+    }
+    // Every consumer is done with the stages when the loop ends.
+    tile::BarrierOp::create(builder, loc);
+  }
+  pipelineWithAsyncCopies(loop, plan);
+}
+
+} // namespace
+
+bool tilec::warpSpecialize(tile::PipelinedOp loop, const PipelinePlan &plan) {
+  WarpSpecializer specializer(loop, plan);
+  if (!specializer.qualifies())
+    return false;
+  stageTiles(plan, loop.getStages());
+  specializer.run();
+  return true;
+}

@@ -1,0 +1,125 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_shared : !tile.buffer<4xi32, shared>
+    // expected-error @+1 {{'tile.mbarrier_init' op mbarriers must be a rank-1 shared tile of i64, got '!tile.buffer<4xi32, shared>'}}
+    tile.mbarrier_init %bars count 1 : !tile.buffer<4xi32, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    // expected-error @+1 {{'tile.mbarrier_init' op arrival count must be in [1, 2^20 - 1], got 0}}
+    tile.mbarrier_init %bars count 0 : !tile.buffer<4xi64, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %c1 = arith.constant 1 : index
+    tile.serial %i to %c1 {
+      // expected-error @+1 {{'tile.mbarrier_init' op must be at the top level of a launch body}}
+      tile.mbarrier_init %bars count 1 : !tile.buffer<4xi64, shared>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_fragment : !tile.buffer<4xi64, fragment>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.mbarrier_wait' op mbarriers must be a rank-1 shared tile of i64}}
+    tile.mbarrier_wait %bars[%c0], %c0 : !tile.buffer<4xi64, fragment>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_shared : !tile.buffer<2x4xi64, shared>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.mbarrier_arrive' op mbarriers must be a rank-1 shared tile of i64}}
+    tile.mbarrier_arrive %bars[%c0] : !tile.buffer<2x4xi64, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %s = tile.alloc_shared : !tile.buffer<4xf16, shared>
+    // expected-error @+1 {{'tile.tma_ready' op operands must be global tensors, got '!tile.buffer<4xf16, shared>'}}
+    %ok = tile.tma_ready %s : !tile.buffer<4xf16, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op producer threads must be a positive multiple of 128 (whole warpgroups), got 32}}
+    tile.warp_specialize producer_threads 32 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(1024) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op a block of 1024 + 128 threads exceeds 1024 threads}}
+    tile.warp_specialize producer_threads 128 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op must end the launch body}}
+    tile.warp_specialize producer_threads 128 {
+    } consumer {
+    }
+    %c0 = arith.constant 0 : index
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.copy' op with a barrier (a TMA copy) must be in the producer region of a 'tile.warp_specialize'}}
+    tile.copy %A[%c0, %c0], %a[] barrier %bars[%c0] : !tile.buffer<4xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_fragment : !tile.buffer<64x64xf16, fragment>
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %c0 = arith.constant 0 : index
+    tile.warp_specialize producer_threads 128 {
+      // expected-error @+1 {{'tile.copy' op with a barrier (a TMA copy) must copy a global tensor region into a whole shared tile}}
+      tile.copy %A[%c0, %c0], %a[] barrier %bars[%c0] : !tile.buffer<4xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, fragment>
+    } consumer {
+    }
+  }
+}

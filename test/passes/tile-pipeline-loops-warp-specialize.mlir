@@ -1,0 +1,170 @@
+// RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-pipeline-loops))' --split-input-file | FileCheck %s
+
+// On sm_90a a GEMM loop whose GEMMs run on wgmma and whose copies TMA can
+// do is warp-specialized and the launch made persistent: full and empty
+// mbarriers per stage (full: one arrival per TMA copy; empty: one per
+// consumer warp), the TMA rules checked at run time, a producer that loops
+// over the block's tiles (rasterized as the launch was) and, counting
+// iterations g across them, waits until stage g % 4 is free and refills it
+// with TMA copies completing on its full barrier; consumers that loop over
+// the same tiles, wait for the stage to be full, compute (async GEMMs, the
+// last iteration of a tile peeled), release the previous iteration's stage
+// (and after the last, their own); the cp.async schedule is the fallback.
+// The allocations stay before the roles; clear(C) and the epilogue run in
+// the consumers' tile loop.
+// CHECK-LABEL: tile.kernel @gemm
+// CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
+// CHECK: %[[B:.*]] = tile.alloc_shared : !tile.buffer<4x64x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: %[[C:.*]] = tile.alloc_fragment
+// CHECK: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
+// CHECK: tile.mbarrier_init %[[FULL]] count 2 : !tile.buffer<4xi64, shared>
+// CHECK: tile.mbarrier_init %[[EMPTY]] count 4 : !tile.buffer<4xi64, shared>
+// CHECK: %[[OK:.*]] = tile.tma_ready %A, %B : !tile.buffer<?x?xf16, global>, !tile.buffer<?x?xf16, global>
+// CHECK: tile.warp_specialize producer_threads 128 persistent {
+// CHECK:   tile.if %[[OK]] {
+// CHECK:     tile.tile_loop %[[T:.*]] {
+// CHECK-NEXT:  tile.use_swizzle 8
+// CHECK:       %[[N:.*]] = arith.ceildivsi
+// CHECK:       tile.serial %[[K:.*]] to %[[N]] {
+// CHECK:         %[[BASE:.*]] = arith.muli %[[T]], %[[N]] : index
+// CHECK:         %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
+// CHECK:         %[[S:.*]] = arith.remui %[[G]], %{{.*}} : index
+// CHECK:         %[[R:.*]] = arith.divui %[[G]], %{{.*}} : index
+// CHECK:         %[[J:.*]] = arith.remui %[[R]], %{{.*}} : index
+// CHECK:         %[[FREE:.*]] = arith.subi %{{.*}}, %[[J]] : index
+// CHECK:         tile.mbarrier_wait %[[EMPTY]][%[[S]]], %[[FREE]]
+// CHECK:         %[[VA:.*]] = tile.stage_view %[[A]][%[[S]]]
+// CHECK:         %[[VB:.*]] = tile.stage_view %[[B]][%[[S]]]
+// CHECK:         tile.copy %A[%{{.*}}, %{{.*}}], %[[VA]][] barrier %[[FULL]][%[[S]]]
+// CHECK:         tile.copy %B[%{{.*}}, %{{.*}}], %[[VB]][] barrier %[[FULL]][%[[S]]]
+// CHECK-NOT:     async
+// CHECK:       }
+// CHECK:     }
+// CHECK:   }
+// CHECK: } consumer {
+// CHECK:   tile.tile_loop %[[T2:.*]] {
+// CHECK-NEXT: tile.use_swizzle 8
+// CHECK-NEXT: tile.clear %[[C]]
+// CHECK:     tile.if %[[OK]] {
+// CHECK:       tile.if %{{.*}} {
+// CHECK:         %[[LAST:.*]] = arith.subi %[[N2:.*]], %{{.*}} : index
+// CHECK:         tile.serial %[[K2:.*]] to %[[LAST]] {
+// CHECK:           %[[BASE2:.*]] = arith.muli %[[T2]], %[[N2]] : index
+// CHECK:           %[[G2:.*]] = arith.addi %[[BASE2]], %[[K2]] : index
+// CHECK:           %[[S2:.*]] = arith.remui %[[G2]]
+// CHECK:           tile.mbarrier_wait %[[FULL]][%[[S2]]], %{{.*}}
+// CHECK:           tile.gemm {{.*}} {async}
+// CHECK:           %[[LATER:.*]] = arith.cmpi ult, %{{.*}}, %[[K2]] : index
+// CHECK:           tile.if %[[LATER]] {
+// CHECK:             %[[GP:.*]] = arith.subi %[[G2]], %{{.*}} : index
+// CHECK:             %[[PREV:.*]] = arith.remui %[[GP]]
+// CHECK:             tile.mbarrier_arrive %[[EMPTY]][%[[PREV]]]
+// CHECK:           }
+// CHECK:         }
+// CHECK:         %[[S3:.*]] = arith.remui
+// CHECK:         tile.mbarrier_wait %[[FULL]][%[[S3]]]
+// CHECK:         tile.gemm
+// CHECK-NOT:       async
+// CHECK:         tile.if
+// CHECK:           tile.mbarrier_arrive %[[EMPTY]]
+// CHECK:         }
+// CHECK-NEXT:    tile.mbarrier_arrive %[[EMPTY]][%[[S3]]]
+// CHECK:       }
+// CHECK:       tile.barrier
+// CHECK:     } else {
+// CHECK:       tile.async_commit
+// CHECK:       tile.copy {{.*}} {async}
+// CHECK:       tile.async_wait 0
+// CHECK-NEXT:  tile.barrier
+// CHECK:     }
+// CHECK:     tile.copy %[[C]][], %C[
+// CHECK:   }
+// CHECK: }
+// CHECK-NOT: tile.pipelined
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                  %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                  %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                  %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    tile.use_swizzle 8
+    tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 4 {
+      %row = arith.muli %by, %c128 : index
+      %col = arith.muli %k, %c64 : index
+      %bcol = arith.muli %bx, %c128 : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    %row = arith.muli %by, %c128 : index
+    %bcol = arith.muli %bx, %c128 : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// Not on sm_90 (no wgmma): the cp.async schedule.
+// CHECK-LABEL: tile.kernel @no_wgmma
+// CHECK-NOT: tile.warp_specialize
+// CHECK: tile.async_commit
+module attributes {tile.target = #tile.target<"sm_90", ptx = 80>} {
+tile.kernel @no_wgmma(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                      %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                      %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c64 = arith.constant 64 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 3 {
+      %col = arith.muli %k, %c64 : index
+      tile.copy %A[%by, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bx], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+  }
+}
+}
+
+// -----
+
+// A loop whose producer's index needs an op with effects after the split
+// (a load from a global tensor) cannot be computed by the producer: the
+// cp.async schedule.
+// CHECK-LABEL: tile.kernel @impure_index
+// CHECK-NOT: tile.warp_specialize
+// CHECK: tile.async_commit
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @impure_index(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                          %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                          %O: !tile.buffer<?xi32, global> {tile.name = "O", tile.shape = ["M"]},
+                          %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %o = tile.load %O[%by] : !tile.buffer<?xi32, global>
+    %row = arith.index_cast %o : i32 to index
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 3 {
+      %col = arith.muli %k, %c64 : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bx], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+  }
+}
+}
