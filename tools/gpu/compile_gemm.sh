@@ -4,7 +4,8 @@
 # times, with the tilec of BUILD_DIR (default build/), into OUTDIR (default
 # build/gemm-kernels), one folder per configuration: for sm_90 (the mma.sync
 # path, which the H200 runs natively; folders named <dtype>-<config>) and
-# for sm_90a (the wgmma path; folders named sm90a-<dtype>-<config>).
+# for sm_90a (the wgmma path, warp-specialized with TMA where the tensors
+# allow; folders named sm90a-<dtype>-<config>).
 #
 #   tools/gpu/compile_gemm.sh [OUTDIR] [ARCH...]     (ARCH: sm_90, sm_90a)
 set -euo pipefail
@@ -57,10 +58,16 @@ for arch in "${archs[@]}"; do
       compile "$out/$prefix$dtype-${entry%%:*}" gemm.tile "$arch" \
         -D dtype=$dtype ${entry#*:}
     done
-    # The transposed variants at the best configuration measured.
+    # The transposed variants at the best configuration measured (on
+    # sm_90a also at the warp-specialized one's best, 128 x 256 x 64).
     for variant in nt tn tt; do
       compile "$out/$prefix$dtype-$variant-m128n128k64s3t128" \
         "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_K=64
+      if [ "$arch" = sm_90a ]; then
+        compile "$out/$prefix$dtype-$variant-m128n256k64s4t256" \
+          "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_N=256 \
+          -D block_K=64 -D stages=4 -D threads=256
+      fi
     done
   done
   # f16 accumulation (f16 inputs only; mma.sync on both architectures).
