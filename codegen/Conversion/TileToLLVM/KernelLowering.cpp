@@ -157,22 +157,39 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
       LLVM::ConstantRangeAttr::get(ctx, 32, 0, getBlockThreads()));
   threadIndex =
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
-  for (BlockArgument blockIndex : launch.getBlockIndices()) {
-    Type i32 = builder.getI32Type();
-    unsigned dim = blockIndex.getArgNumber();
-    // Grid limits: 2^31-1 blocks in x, 65535 in y and z.
-    auto range = LLVM::ConstantRangeAttr::get(
-        ctx, 32, 0, dim == 0 ? std::numeric_limits<int32_t>::max() : 65535);
-    Value id;
-    if (dim == 0)
-      id = NVVM::BlockIdXOp::create(builder, loc, i32, range);
-    else if (dim == 1)
-      id = NVVM::BlockIdYOp::create(builder, loc, i32, range);
-    else
-      id = NVVM::BlockIdZOp::create(builder, loc, i32, range);
-    top.map.map(blockIndex, arith::IndexCastUIOp::create(
-                                builder, loc, builder.getIndexType(), id));
-  }
+  for (BlockArgument blockIndex : launch.getBlockIndices())
+    top.map.map(blockIndex, emitBlockIndex(loc, blockIndex.getArgNumber()));
+}
+
+Value KernelLowering::emitBlockIndex(Location loc, unsigned dim) {
+  Type i32 = builder.getI32Type();
+  // Grid limits: 2^31-1 blocks in x, 65535 in y and z.
+  auto range = LLVM::ConstantRangeAttr::get(
+      builder.getContext(), 32, 0,
+      dim == 0 ? std::numeric_limits<int32_t>::max() : 65535);
+  Value id;
+  if (dim == 0)
+    id = NVVM::BlockIdXOp::create(builder, loc, i32, range);
+  else if (dim == 1)
+    id = NVVM::BlockIdYOp::create(builder, loc, i32, range);
+  else
+    id = NVVM::BlockIdZOp::create(builder, loc, i32, range);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), id);
+}
+
+Value KernelLowering::emitGridExtent(Location loc, unsigned dim) {
+  Type i32 = builder.getI32Type();
+  auto range = LLVM::ConstantRangeAttr::get(
+      builder.getContext(), 32, 1, dim == 0 ? int64_t(1) << 31 : 65536);
+  Value extent;
+  if (dim == 0)
+    extent = NVVM::GridDimXOp::create(builder, loc, i32, range);
+  else if (dim == 1)
+    extent = NVVM::GridDimYOp::create(builder, loc, i32, range);
+  else
+    extent = NVVM::GridDimZOp::create(builder, loc, i32, range);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      extent);
 }
 
 void KernelLowering::emitGuarded(Location loc, Value condition,

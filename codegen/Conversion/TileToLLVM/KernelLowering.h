@@ -123,6 +123,11 @@ public:
   bool usesWgmma() const { return wgmma; }
   /// The thread's index in its block, as an `index`.
   mlir::Value getThreadIndex() const { return threadIndex; }
+  /// Emits a read of the block's index (`ctaid`) in grid dimension `dim`
+  /// (0: x, 1: y, 2: z), as an `index` with CUDA's range for it.
+  mlir::Value emitBlockIndex(mlir::Location loc, unsigned dim);
+  /// Emits a read of the grid's extent (`nctaid`) in dimension `dim`.
+  mlir::Value emitGridExtent(mlir::Location loc, unsigned dim);
   /// The row and column, in the warp grid of `tiling`, of the thread's warp
   /// (MmaTiling::warpRow and warpColumn, as `index` values).
   std::pair<mlir::Value, mlir::Value>

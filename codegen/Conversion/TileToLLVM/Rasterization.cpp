@@ -56,22 +56,6 @@ RasterizedBlock tilec::emitRasterizedBlock(OpBuilder &builder, Location loc,
 
 namespace {
 
-/// Reads grid extent `dim` (0: x, 1: y) as an `index`.
-Value readGridDim(OpBuilder &builder, Location loc, unsigned dim) {
-  MLIRContext *ctx = builder.getContext();
-  Type i32 = builder.getI32Type();
-  // Grid limits: 2^31-1 blocks in x, 65535 in y.
-  auto range = LLVM::ConstantRangeAttr::get(
-      ctx, 32, 1, dim == 0 ? int64_t(1) << 31 : 65536);
-  Value extent;
-  if (dim == 0)
-    extent = NVVM::GridDimXOp::create(builder, loc, i32, range);
-  else
-    extent = NVVM::GridDimYOp::create(builder, loc, i32, range);
-  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
-                                      extent);
-}
-
 LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
                               Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
@@ -82,9 +66,9 @@ LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
   // blocks launched.
   bool persistent = op->getParentOfType<tile::TileLoopOp>() != nullptr;
   Value gridX = persistent ? lane.map.lookup(launch.getGrid()[0])
-                           : readGridDim(builder, loc, 0);
+                           : lowering.emitGridExtent(loc, 0);
   Value gridY = persistent ? lane.map.lookup(launch.getGrid()[1])
-                           : readGridDim(builder, loc, 1);
+                           : lowering.emitGridExtent(loc, 1);
   RasterizedBlock block = emitRasterizedBlock(
       builder, loc, lane.map.lookup(indices[0]), lane.map.lookup(indices[1]),
       gridX, gridY, op.getPanel());

@@ -102,26 +102,6 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
   return lowering.emitBlock(roles.getConsumer().front(), lane);
 }
 
-/// Reads `ctaid` (`extents` false) or `nctaid` (true) of grid dimension
-/// `dim` as an `index`.
-Value readBlockRegister(OpBuilder &builder, Location loc, unsigned dim,
-                        bool extents) {
-  Type i32 = builder.getI32Type();
-  Value value;
-  if (extents)
-    value = dim == 0 ? NVVM::GridDimXOp::create(builder, loc, i32).getResult()
-            : dim == 1
-                ? NVVM::GridDimYOp::create(builder, loc, i32).getResult()
-                : NVVM::GridDimZOp::create(builder, loc, i32).getResult();
-  else
-    value = dim == 0 ? NVVM::BlockIdXOp::create(builder, loc, i32).getResult()
-            : dim == 1
-                ? NVVM::BlockIdYOp::create(builder, loc, i32).getResult()
-                : NVVM::BlockIdZOp::create(builder, loc, i32).getResult();
-  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
-                                      value);
-}
-
 /// The tiles of the launch grid that the block takes: tile b + i * B for
 /// i = 0, 1, ... while below the grid's size, with b the block's linear
 /// index and B the blocks launched; the tile's indices are row-major over
@@ -143,8 +123,8 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
     tiles = mul(tiles, grid[dim]);
   // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
   for (unsigned dim = 3; dim-- > 0;) {
-    Value index = readBlockRegister(builder, loc, dim, /*extents=*/false);
-    Value extent = readBlockRegister(builder, loc, dim, /*extents=*/true);
+    Value index = lowering.emitBlockIndex(loc, dim);
+    Value extent = lowering.emitGridExtent(loc, dim);
     first = first ? add(mul(first, extent), index) : index;
     blocks = blocks ? mul(blocks, extent) : extent;
   }
