@@ -585,7 +585,8 @@ static llvm::StringRef getConstantKindName(Constant::Kind K) {
 
 /// Returns what the cache key records of the CUDA tool `Role` (`ptxas`,
 /// `fatbinary`) that the compilation would run: its path, its `--version`
-/// output and its file stamp (getFileStamp).
+/// output and its file stamp (getFileStamp). The version is remembered in
+/// the cache for the tool's path and stamp, so that a hit runs no tool.
 /// Nullopt when it cannot be found or run (the compilation reports that).
 std::optional<CacheKeyTool> Driver::identifyTool(llvm::StringRef Role,
                                                  llvm::StringRef ExplicitPath) {
@@ -598,15 +599,20 @@ std::optional<CacheKeyTool> Driver::identifyTool(llvm::StringRef Role,
     llvm::consumeError(Path.takeError());
     return std::nullopt;
   }
-  llvm::Expected<ToolRun> Run = runTool(*Path, {"--version"});
-  if (!Run) {
-    llvm::consumeError(Run.takeError());
-    return std::nullopt;
+  std::string Stamp = getFileStamp(*Path);
+  std::optional<std::string> Version = Cache->getToolVersion(*Path, Stamp);
+  if (!Version) {
+    llvm::Expected<ToolRun> Run = runTool(*Path, {"--version"});
+    if (!Run) {
+      llvm::consumeError(Run.takeError());
+      return std::nullopt;
+    }
+    if (Run->exitCode != 0)
+      return std::nullopt;
+    Version = Run->output;
+    Cache->rememberToolVersion(*Path, Stamp, *Version);
   }
-  if (Run->exitCode != 0)
-    return std::nullopt;
-  It->second =
-      CacheKeyTool{Role.str(), *Path, Run->output, getFileStamp(*Path)};
+  It->second = CacheKeyTool{Role.str(), *Path, *Version, Stamp};
   return It->second;
 }
 

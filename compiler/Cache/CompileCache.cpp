@@ -77,6 +77,7 @@ CompileCache::CompileCache(CacheConfig Config, WarningHandler Warn)
   std::string Root = joinPath(this->Config.Directory, LayoutDir);
   EntriesDir = joinPath(Root, "entries");
   TmpDir = joinPath(Root, "tmp");
+  ToolsDir = joinPath(Root, "tools");
 }
 
 std::string CompileCache::getEntryPath(const std::string &Key) const {
@@ -161,10 +162,60 @@ std::optional<CacheEntry> CompileCache::lookup(const std::string &Key) {
   return std::nullopt;
 }
 
+std::optional<std::string>
+CompileCache::getToolVersion(const std::string &Path,
+                             const std::string &Stamp) {
+  if (!Config.Enabled || Stamp.empty())
+    return std::nullopt;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Text =
+      llvm::MemoryBuffer::getFile(joinPath(ToolsDir, hashBytes(Path)),
+                                  /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!Text)
+    return std::nullopt;
+  llvm::StringRef Buffer = (*Text)->getBuffer();
+  nlohmann::json Record = nlohmann::json::parse(
+      Buffer.begin(), Buffer.end(), /*cb=*/nullptr, /*allow_exceptions=*/false);
+  if (!Record.is_object())
+    return std::nullopt;
+  auto Field = [&](const char *Name) -> std::optional<std::string> {
+    auto It = Record.find(Name);
+    if (It == Record.end() || !It->is_string())
+      return std::nullopt;
+    return It->get<std::string>();
+  };
+  if (Field("path") != Path || Field("stamp") != Stamp)
+    return std::nullopt;
+  return Field("version");
+}
+
+void CompileCache::rememberToolVersion(const std::string &Path,
+                                       const std::string &Stamp,
+                                       const std::string &Version) {
+  if (!Config.Enabled || Stamp.empty() || !isValidManifestString(Path) ||
+      !isValidManifestString(Version) || !createDirectories())
+    return;
+  nlohmann::json Record = {
+      {"path", Path}, {"stamp", Stamp}, {"version", Version}};
+  // Written whole under a temporary name, then renamed: a reader sees the
+  // old record or the new one. A failure only costs running the tool.
+  llvm::SmallString<256> Temporary;
+  int FD;
+  if (llvm::sys::fs::createUniqueFile(joinPath(TmpDir, "tool-%%%%%%%%"), FD,
+                                      Temporary))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Record.dump() << "\n";
+  }
+  if (llvm::sys::fs::rename(Temporary, joinPath(ToolsDir, hashBytes(Path))))
+    llvm::sys::fs::remove(Temporary);
+}
+
 bool CompileCache::createDirectories() {
   if (Created)
     return true;
-  for (const std::string &Dir : {EntriesDir, TmpDir})
+  for (const std::string &Dir : {EntriesDir, TmpDir, ToolsDir})
     if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
       disable("cannot create '" + Dir + "': " + EC.message());
       return false;
@@ -308,7 +359,11 @@ void CompileCache::evict(const std::string &Keep) {
   for (llvm::sys::fs::directory_iterator It(TmpDir, EC), End; It != End && !EC;
        It.increment(EC)) {
     llvm::ErrorOr<llvm::sys::fs::basic_file_status> Status = It->status();
-    if (Status && Now - Status->getLastModificationTime() > TmpLeftoverAge)
+    if (!Status || Now - Status->getLastModificationTime() <= TmpLeftoverAge)
+      continue;
+    if (Status->type() == llvm::sys::fs::file_type::directory_file)
       llvm::sys::fs::remove_directories(It->path(), /*IgnoreErrors=*/true);
+    else
+      llvm::sys::fs::remove(It->path());
   }
 }

@@ -7,6 +7,7 @@
 //   <dir>/CACHEDIR.TAG           tells backup tools to skip the directory
 //   <dir>/v1/entries/<key>/      one entry: the files and manifest.json
 //   <dir>/v1/tmp/                entries being written, and removed ones
+//   <dir>/v1/tools/<hash>        a CUDA tool's version, by path and stamp
 //
 // An entry is written into a fresh directory under tmp/ (every file
 // fsynced, the manifest last) and renamed to entries/<key> in one step, so
@@ -81,6 +82,16 @@ public:
   /// Returns the directory of the entry of `Key`.
   std::string getEntryPath(const std::string &Key) const;
 
+  /// Returns the `--version` output remembered for the tool at `Path`
+  /// when its file stamp (getFileStamp) was `Stamp`, if any: what keys
+  /// need of ptxas and fatbinary, without running them on every hit.
+  std::optional<std::string> getToolVersion(const std::string &Path,
+                                            const std::string &Stamp);
+
+  /// Remembers `Version` for the tool at `Path` with file stamp `Stamp`.
+  void rememberToolVersion(const std::string &Path, const std::string &Stamp,
+                           const std::string &Version);
+
 private:
   /// Warns that the cache is not used, because `Reason`, and stops using
   /// it. Only the first such warning is printed.
@@ -101,6 +112,7 @@ private:
   WarningHandler Warn;
   std::string EntriesDir;
   std::string TmpDir;
+  std::string ToolsDir;
   bool Created = false;
   bool Disabled = false;
 };
