@@ -16,11 +16,15 @@
         manifest with text that is not JSON, `no-manifest` removes it
     cache-tool.py fake-ptxas REAL LOG OUT
         writes OUT, a ptxas that appends its arguments to LOG and runs REAL
+    cache-tool.py parallel N COMMAND...
+        runs N copies of COMMAND at once, `{}` in an argument replaced by the
+        copy's number; fails if one does, printing its standard error
 """
 
 import json
 import os
 import shlex
+import subprocess
 import sys
 import time
 
@@ -58,6 +62,16 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     command, cache, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    if command == "parallel":
+        runs = [subprocess.Popen([a.replace("{}", str(i)) for a in args],
+                                 stderr=subprocess.PIPE)
+                for i in range(int(cache))]
+        failed = False
+        for run in runs:
+            _, err = run.communicate()
+            sys.stderr.write(err.decode(errors="replace"))
+            failed |= run.returncode != 0
+        return 1 if failed else 0
     if command == "entries":
         for line in sorted(" ".join(names(e)) for e in entries(cache)):
             print(line)
