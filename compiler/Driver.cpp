@@ -3,6 +3,10 @@
 #include "compiler/Driver.h"
 
 #include "compiler/ASTPrinter.h"
+#include "compiler/Cache/BuildIdentity.h"
+#include "compiler/Cache/BuildInfo.h"
+#include "compiler/Cache/CacheKey.h"
+#include "compiler/Cache/CompileCache.h"
 #include "compiler/DepFile.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/Limits.h"
@@ -14,6 +18,7 @@
 
 #include "codegen/ArtifactWriter.h"
 #include "codegen/CudaToolkit.h"
+#include "codegen/ExternalTool.h"
 #include "codegen/Fatbinary.h"
 #include "codegen/KernelCompiler.h"
 #include "codegen/Ptxas.h"
@@ -96,6 +101,12 @@ private:
   std::string printFrontEndStage(const KernelJob &Job, Stage S);
   bool runCodegen(const KernelJob &Job, const std::string &Stem,
                   std::vector<ArtifactFile> &Artifacts);
+  std::optional<CacheKeyInputs> getCacheKeyInputs(const KernelJob &Job,
+                                                  const std::string &Stem,
+                                                  const EmitStages &Stages,
+                                                  const KernelSource &Source);
+  std::optional<CacheKeyTool> identifyTool(llvm::StringRef Role,
+                                           llvm::StringRef ExplicitPath);
   void predictCodegenArtifacts(const std::string &Stem,
                                const EmitStages &Stages,
                                std::vector<ArtifactFile> &Artifacts);
@@ -143,6 +154,12 @@ private:
   std::uint64_t CodegenCost = 0;
   /// Set once a kernel was not compiled for want of budget.
   bool CodegenBudgetReported = false;
+  /// The compile cache, when this run compiles (not for -M, --dry-run and
+  /// --print-ir-after-all, whose output a hit would not print).
+  std::optional<CompileCache> Cache;
+  /// The CUDA tools identified for the cache keys so far, by role (nullopt
+  /// when one could not be found: the compilation reports why).
+  llvm::StringMap<std::optional<CacheKeyTool>> ToolIdentities;
 };
 
 /// Splits the comma-separated `Values` of `Option` into `Names`; an empty
@@ -295,6 +312,12 @@ bool Driver::loadSource(const std::string &Path) {
 int Driver::run() {
   if (!parseOptions())
     return 1;
+  if (!Options.DepsOnly && !Options.DryRun && !Options.PrintIRAfterAll)
+    Cache.emplace(
+        resolveCacheConfig(CacheEnvironment::fromProcess(), Options.NoCache),
+        [this](const std::string &Message) {
+          Diags.warning(SourceLoc(), Message);
+        });
   bool Ok = true;
   std::vector<ArtifactFile> Artifacts;
   for (const std::string &Path : Options.InputPaths)
@@ -468,6 +491,26 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
   if (Options.DryRun)
     return printToolCommands(Kernel, Stages);
   KernelSource SourceInfo{Source->getName(), sha256Hex(Source->getContents())};
+
+  // A hit gives the files the compilation below would produce, and the
+  // lines it would print.
+  std::optional<std::string> Key;
+  nlohmann::ordered_json KeyInputs;
+  if (Cache && Cache->isEnabled())
+    if (std::optional<CacheKeyInputs> Inputs =
+            getCacheKeyInputs(Job, Stem, Stages, SourceInfo)) {
+      Key = computeCacheKey(*Inputs);
+      KeyInputs = describeCacheKeyInputs(*Inputs);
+      if (std::optional<CacheEntry> Hit = Cache->lookup(*Key)) {
+        for (const std::string &Message : Hit->Messages)
+          Err << "tilec: " << Message << "\n";
+        for (CachedFile &File : Hit->Files)
+          Artifacts.push_back({std::move(File.Name), std::move(File.Contents)});
+        return true;
+      }
+    }
+
+  std::vector<std::string> Messages;
   std::vector<KernelArtifacts> Builds;
   for (Arch Target : Archs) {
     // Each kernel is bounded, but a file may hold any number of them.
@@ -498,8 +541,10 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     if (mlir::failed(Built))
       return false;
     CodegenCost += Built->cost;
-    if (Options.Stats)
-      Err << "tilec: " << formatResourceReport(*Built) << "\n";
+    if (Options.Stats) {
+      Messages.push_back(formatResourceReport(*Built));
+      Err << "tilec: " << Messages.back() << "\n";
+    }
     Builds.push_back(std::move(*Built));
   }
   ArtifactOptions Rendering;
@@ -512,8 +557,139 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
       renderKernelArtifacts(Kernel.getLoc(), Builds, Rendering);
   if (mlir::failed(Files))
     return false;
+  if (Key) {
+    CacheEntry Entry;
+    for (const ArtifactFile &File : *Files)
+      Entry.Files.push_back({File.name, File.contents});
+    Entry.Messages = std::move(Messages);
+    Cache->store(*Key, KeyInputs, Entry);
+  }
   llvm::append_range(Artifacts, std::move(*Files));
   return true;
+}
+
+/// Returns the name of a constant's kind for the cache key.
+static llvm::StringRef getConstantKindName(Constant::Kind K) {
+  switch (K) {
+  case Constant::Kind::Int:
+    return "int";
+  case Constant::Kind::Float:
+    return "float";
+  case Constant::Kind::Bool:
+    return "bool";
+  case Constant::Kind::Type:
+    return "type";
+  }
+  return "";
+}
+
+/// Returns what the cache key records of the CUDA tool `Role` (`ptxas`,
+/// `fatbinary`) that the compilation would run: its path, its `--version`
+/// output and its file stamp (getFileStamp). The version is remembered in
+/// the cache for the tool's path and stamp, so that a hit runs no tool.
+/// Nullopt when it cannot be found or run (the compilation reports that).
+std::optional<CacheKeyTool> Driver::identifyTool(llvm::StringRef Role,
+                                                 llvm::StringRef ExplicitPath) {
+  auto [It, Inserted] = ToolIdentities.try_emplace(Role);
+  if (!Inserted)
+    return It->second;
+  llvm::Expected<std::string> Path =
+      findCudaTool(Role, ExplicitPath, Options.CudaPath);
+  if (!Path) {
+    llvm::consumeError(Path.takeError());
+    return std::nullopt;
+  }
+  std::string Stamp = getFileStamp(*Path);
+  std::optional<std::string> Version = Cache->getToolVersion(*Path, Stamp);
+  if (!Version) {
+    llvm::Expected<ToolRun> Run = runTool(*Path, {"--version"});
+    if (!Run) {
+      llvm::consumeError(Run.takeError());
+      return std::nullopt;
+    }
+    if (Run->exitCode != 0)
+      return std::nullopt;
+    Version = Run->output;
+    Cache->rememberToolVersion(*Path, Stamp, *Version);
+  }
+  It->second = CacheKeyTool{Role.str(), *Path, *Version, Stamp};
+  return It->second;
+}
+
+/// Returns everything that determines the code generator's files for
+/// `Job` (CacheKey.h), or nullopt when a tool it needs cannot be found:
+/// such a kernel is compiled without the cache, which reports the problem.
+std::optional<CacheKeyInputs>
+Driver::getCacheKeyInputs(const KernelJob &Job, const std::string &Stem,
+                          const EmitStages &Stages,
+                          const KernelSource &SourceInfo) {
+  static const std::string BuildIdentity = getBuildIdentity();
+  CacheKeyInputs Inputs;
+  Inputs.TilecVersion = TILEC_VERSION;
+  Inputs.TilecCommit = TILEC_GIT_COMMIT;
+  Inputs.TilecBuild = BuildIdentity;
+  Inputs.LLVMVersion = LLVM_VERSION_STRING;
+  Inputs.SourcePath = SourceInfo.path;
+  Inputs.SourceSha256 = SourceInfo.sha256;
+  Inputs.Kernel = Job.Kernel.Decl->Name.Name;
+  for (const Symbol *Param : Job.Kernel.ConstParams) {
+    if (!Param->Const)
+      return std::nullopt;
+    Inputs.Constants.push_back({Param->Name,
+                                getConstantKindName(Param->Const->K).str(),
+                                Param->Const->toString()});
+  }
+  Inputs.Defines = Options.Defines;
+  Inputs.KernelSelection = Options.Kernels;
+  for (Arch Target : Archs) {
+    llvm::Expected<GpuTarget> Resolved =
+        resolveGpuTarget(getArchName(Target), /*ptxVersion=*/0);
+    if (!Resolved) {
+      llvm::consumeError(Resolved.takeError());
+      return std::nullopt;
+    }
+    Inputs.Targets.push_back(Resolved->arch + "/ptx" +
+                             std::to_string(Resolved->ptxVersion));
+  }
+  for (Stage S : Emit)
+    if (isCodegenStage(S))
+      Inputs.Stages.push_back(getStageName(S).str());
+  Inputs.FileStem = Stem;
+  Inputs.OutputNameTemplate = Options.OutputName;
+  Inputs.OptLevel = Options.OptLevel;
+  Inputs.LineInfo = Options.LineInfo;
+  Inputs.Stats = Options.Stats;
+  Inputs.ListBinaries = !writesToStdout();
+  if (!Stages.needsLowering())
+    return Inputs;
+  std::string PtxasPath;
+  if (Stages.needsCubin() || Options.Stats) {
+    std::optional<CacheKeyTool> Ptxas =
+        identifyTool("ptxas", Options.PtxasPath);
+    if (!Ptxas)
+      return std::nullopt;
+    PtxasPath = Ptxas->Path;
+    Inputs.Tools.push_back(std::move(*Ptxas));
+  }
+  if (Stages.fatbin) {
+    std::optional<CacheKeyTool> Fatbinary =
+        identifyTool("fatbinary", Options.FatbinaryPath);
+    if (!Fatbinary)
+      return std::nullopt;
+    Inputs.Tools.push_back(std::move(*Fatbinary));
+  }
+  // Linked when the kernel calls a math function (not known before the
+  // lowering); a kernel that needs none compiles the same without it.
+  CacheKeyTool Libdevice{"libdevice", "", "", ""};
+  if (llvm::Expected<std::string> Path =
+          findLibdevice(Options.CudaPath, PtxasPath)) {
+    Libdevice.Path = *Path;
+    Libdevice.Stamp = getFileStamp(*Path);
+  } else {
+    llvm::consumeError(Path.takeError());
+  }
+  Inputs.Tools.push_back(std::move(Libdevice));
+  return Inputs;
 }
 
 /// Appends the files the code generator writes for `Stages` of the kernel

@@ -12,7 +12,8 @@
 // tile) are printed per architecture there, and the code generator's stages
 // (llvm, ptx, cubin, fatbin, json) come from codegen/ for all the
 // architectures of the kernel at once (compileKernel per architecture, then
-// renderKernelArtifacts), appended to the same artifact list.
+// renderKernelArtifacts), appended to the same artifact list. Those come
+// from the compile cache when it holds them (Driver::runCodegen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +101,10 @@ struct DriverOptions {
   bool DepsOnly = false;
   /// `-MF`: the dependency file of `-MD` (required) or `-M`.
   std::string DepFile;
+  /// `--no-cache`: compile every kernel, neither reading nor writing the
+  /// compile cache (compiler/Cache/CompileCache.h), as TILEC_DISABLE_CACHE=1
+  /// does.
+  bool NoCache = false;
 };
 
 /// Runs one compilation. Artifacts go to `Output` or, without it, to `Out`
@@ -107,7 +112,11 @@ struct DriverOptions {
 /// for, in which case they all go to the current directory; diagnostics go
 /// to `Err`. Files are named `<stem>.<arch>.<ext>` (compiler/OutputNames.h).
 /// With `WriteDepFile` or `DepsOnly`, also writes their dependency rule.
-/// Returns the exit status: 0 on success, 1 on any error.
+/// What the code generator produces for a kernel comes from the compile
+/// cache when an earlier run produced it (unless `NoCache`, the environment
+/// (compiler/Cache/CacheConfig.h) or `PrintIRAfterAll` says otherwise), and
+/// goes into it otherwise. Returns the exit status: 0 on success, 1 on any
+/// error.
 int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 

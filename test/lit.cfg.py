@@ -65,5 +65,20 @@ config.substitutions.append(("%fake-cuda-toolkit", "%s %s %s" % (
 config.substitutions.append(("%expect-exit", "%s %s" % (
     sys.executable, os.path.join(utils, "expect-exit.py"))))
 
+# The compile cache is off, and pointed away from the user's, so that no test
+# depends on what an earlier run left in it; the tests of the cache
+# (test/compiler/cache) turn it on with
+# `env -u TILEC_DISABLE_CACHE TILEC_CACHE_DIR=%t/cache tilec ...`.
+config.environment["TILEC_DISABLE_CACHE"] = "1"
+config.environment["TILEC_CACHE_DIR"] = os.path.join(
+    config.test_exec_root, "compile-cache-unused")
+config.environment.pop("TILEC_CACHE_MAX_SIZE", None)
+# `%cache-tool COMMAND CACHE ...`: lists, measures, ages and damages the
+# entries of a compile cache (test/compiler/cache/Inputs/cache-tool.py).
+config.substitutions.append(("%cache-tool", "%s %s" % (
+    sys.executable,
+    os.path.join(config.test_source_root, "compiler", "cache", "Inputs",
+                 "cache-tool.py"))))
+
 tools = ["tile-opt", "tilec", "tile-host-run"]
 llvm_config.add_tool_substitutions(tools, config.tilec_tools_dirs)

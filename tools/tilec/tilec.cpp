@@ -49,7 +49,18 @@ one file of a run that produces exactly one (one kernel, architecture and
 stage) when FILE ends in .ast, .mlir, .ll, .ptx, .cubin, .fatbin or .json and
 is not a directory; -o - writes to standard output. Without -o, textual
 stages print to standard output and binary stages (cubin, fatbin) are written
-to the current directory.)";
+to the current directory.
+
+Compile cache: what the code generator produces for a kernel is kept under
+a SHA-256 of everything that determines it (the source's bytes and path,
+the kernel, its compile-time constants, the architectures, the stages and
+options, the tilec, LLVM, ptxas and fatbinary builds), so compiling it again
+reads the files back. It lives in $TILEC_CACHE_DIR (default
+$XDG_CACHE_HOME/tilec, else $HOME/.cache/tilec) and keeps at most
+$TILEC_CACHE_MAX_SIZE bytes (K, M, G suffixes; default 1G), evicting the least
+recently used entries. TILEC_DISABLE_CACHE=1 or --no-cache bypasses it;
+--print-ir-after-all, --dry-run and -M do not use it. A cache that cannot be
+written is a warning, never an error. See docs/cache.md.)";
 
 /// The help text's footer: the examples, the stages and architectures (from
 /// the driver's and the target table's lists) and where outputs go.
@@ -133,6 +144,9 @@ int main(int Argc, char **Argv) {
   App.add_option("--deps-file", Options.DepFile,
                  "The dependency file of --deps or --deps-only (also "
                  "spelled -MF FILE)");
+  App.add_flag("--no-cache", Options.NoCache,
+               "Compile every kernel without reading or writing the compile "
+               "cache (as TILEC_DISABLE_CACHE=1 does)");
   App.add_flag("--print-ir-after-all", Options.PrintIRAfterAll,
                "Print the IR after every MLIR pass and every LLVM step to "
                "standard error");
