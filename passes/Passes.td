@@ -133,7 +133,8 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::tile::KernelOp"> {
     producer issues the copies as TMA copies completing on `full`
     mbarriers and whose consumers wait on them, compute, and release the
     stage on `empty` mbarriers, with the schedule above as the fallback
-    for tensors TMA cannot copy (`tile.tma_ready`).
+    for tensors TMA cannot copy (`tile.tma_ready`); the launch becomes
+    persistent (both roles loop over the block's tiles, `tile.tile_loop`).
   }];
 }
 

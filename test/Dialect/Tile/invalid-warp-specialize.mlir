@@ -123,3 +123,13 @@ tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = 
     }
   }
 }
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.tile_loop' op expects parent op to be one of 'tile.warp_specialize, tile.if'}}
+    tile.tile_loop %i {
+    }
+  }
+}

@@ -100,22 +100,27 @@ tile.kernel @attention_like(%Q: !tile.buffer<?x?x?x128xf16, global> {tile.name =
 // CHECK-LABEL: tile.kernel @warp_specialized
 // CHECK: tile.mbarrier_init %[[FULL:.*]] count 1 : !tile.buffer<2xi64, shared>
 // CHECK: %[[OK:.*]] = tile.tma_ready %{{.*}} : !tile.buffer<?x?xf16, global>
-// CHECK: tile.warp_specialize producer_threads 128 {
-// CHECK:   tile.mbarrier_wait %[[FULL]][%{{.*}}], %{{.*}} : !tile.buffer<2xi64, shared>
+// CHECK: tile.warp_specialize producer_threads 128 persistent {
+// CHECK:   tile.tile_loop %[[T:.*]] {
+// CHECK-NEXT: tile.use_swizzle 4
+// CHECK:   tile.mbarrier_wait %[[FULL]][%[[T]]], %{{.*}} : !tile.buffer<2xi64, shared>
 // CHECK:   tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[] barrier %[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
 // CHECK: } consumer {
 // CHECK:   tile.mbarrier_arrive %[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared>
 // CHECK: }
 tile.kernel @warp_specialized(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
-  tile.launch grid(%M) threads(128) as (%bx) {
+  tile.launch grid(%M, %K) threads(128) as (%bx, %by) {
     %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
     %full = tile.alloc_shared : !tile.buffer<2xi64, shared>
     %c0 = arith.constant 0 : index
     tile.mbarrier_init %full count 1 : !tile.buffer<2xi64, shared>
     %ok = tile.tma_ready %A : !tile.buffer<?x?xf16, global>
-    tile.warp_specialize producer_threads 128 {
-      tile.mbarrier_wait %full[%c0], %c0 : !tile.buffer<2xi64, shared>
-      tile.copy %A[%c0, %c0], %a[] barrier %full[%c0] : !tile.buffer<2xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+    tile.warp_specialize producer_threads 128 persistent {
+      tile.tile_loop %t {
+        tile.use_swizzle 4
+        tile.mbarrier_wait %full[%t], %c0 : !tile.buffer<2xi64, shared>
+        tile.copy %A[%bx, %by], %a[] barrier %full[%c0] : !tile.buffer<2xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+      }
     } consumer {
       tile.mbarrier_arrive %full[%c0] : !tile.buffer<2xi64, shared>
     }
