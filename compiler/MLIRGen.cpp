@@ -379,7 +379,7 @@ void Generator::genCopy(const CallExpr &Call) {
   }
   mlir::tile::CopyOp::create(B, loc(Call.getLoc()), buffer(Src), SrcOrigin,
                              buffer(Dst), DstOrigin, /*barrier=*/nullptr,
-                             /*barrierIndex=*/nullptr);
+                             /*barrierIndex=*/nullptr, /*staging=*/nullptr);
 }
 
 void Generator::genFor(const ForStmt &S) {

@@ -57,18 +57,6 @@ uint64_t alignUp(uint64_t value, uint64_t alignment) {
   return rounded - rounded % alignment;
 }
 
-/// The bytes a tile of `type` takes (padding included), saturating.
-uint64_t tileBytes(tile::BufferType type) {
-  uint64_t bytes = tilec::storageBytes(type.getElementType());
-  if (auto layout =
-          dyn_cast_or_null<tile::SharedLayoutAttrInterface>(type.getLayout()))
-    return llvm::SaturatingMultiply(
-        bytes, uint64_t(layout.getBufferSize(type.getShape())));
-  for (int64_t extent : type.getShape())
-    bytes = llvm::SaturatingMultiply(bytes, uint64_t(extent));
-  return bytes;
-}
-
 /// Collects the shared tiles of `kernel` with their sizes and live ranges.
 SmallVector<SharedTile> collectTiles(tile::KernelOp kernel) {
   // Positions are those of the launch body's ops; a use outside the launch
@@ -89,7 +77,7 @@ SmallVector<SharedTile> collectTiles(tile::KernelOp kernel) {
   kernel.walk([&](tile::AllocSharedOp op) {
     SharedTile tile;
     tile.op = op;
-    tile.bytes = tileBytes(cast<tile::BufferType>(op.getType()));
+    tile.bytes = tilec::sharedTileBytes(cast<tile::BufferType>(op.getType()));
     tile.alignment = tile.bytes % kPatternAlignment == 0 ? kPatternAlignment
                                                          : kTileAlignment;
     std::optional<int64_t> allocation = positionOf(op);

@@ -56,6 +56,12 @@ void CopyOp::getEffects(EffectList &effects) {
   MutableOperandRange barrier = getBarrierMutable();
   if (!barrier.empty())
     addWrite(effects, barrier[0]);
+  // A TMA store writes its band of rows through the staging tile.
+  MutableOperandRange staging = getStagingMutable();
+  if (!staging.empty()) {
+    addRead(effects, staging[0]);
+    addWrite(effects, staging[0]);
+  }
 }
 
 void GemmOp::getEffects(EffectList &effects) {

@@ -373,7 +373,7 @@ LogicalResult StageViewOp::verify() {
 }
 
 LogicalResult CopyOp::verify() {
-  if (failed(verifyBarrier()))
+  if (failed(verifyBarrier()) || failed(verifyStaging()))
     return failure();
   BufferType source = bufferType(getSource());
   BufferType target = bufferType(getTarget());
@@ -456,9 +456,50 @@ LogicalResult CopyOp::verifyBarrier() {
   return success();
 }
 
+/// True if `op` is inside the consumer region of a `tile.warp_specialize`.
+static bool isInConsumers(Operation *op) {
+  auto roles = op->getParentOfType<WarpSpecializeOp>();
+  return roles && roles.getConsumer().isAncestor(op->getParentRegion());
+}
+
+LogicalResult CopyOp::verifyStaging() {
+  if (!getStaging())
+    return success();
+  BufferType source = bufferType(getSource());
+  BufferType target = bufferType(getTarget());
+  BufferType staging = bufferType(getStaging());
+  if (getBarrier() || getAsync())
+    return emitOpError("with a staging tile (a TMA store) has no barrier and "
+                       "is not async");
+  if (!source.isFragment() || source.getRank() != 2 ||
+      !getSourceIndices().empty() || !target.isGlobal() ||
+      target.getRank() != 2)
+    return emitOpError("with a staging tile (a TMA store) must copy a whole "
+                       "rank-2 fragment into a rank-2 global tensor region");
+  if (!staging.isShared() || staging.getRank() != 2 ||
+      staging.getElementType() != target.getElementType() ||
+      staging.getDimSize(1) != source.getDimSize(1) ||
+      source.getDimSize(0) % staging.getDimSize(0) != 0)
+    return emitOpError("staging tile must be a rank-2 shared tile of the "
+                       "target's element type holding a band of the "
+                       "fragment's rows (all its columns), got ")
+           << staging;
+  if (!isInConsumers(*this))
+    return emitOpError("with a staging tile (a TMA store) must be in the "
+                       "consumer region of a 'tile.warp_specialize'");
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Warp-specialized pipelines
 //===----------------------------------------------------------------------===//
+
+LogicalResult TmaStoreWaitOp::verify() {
+  if (!isInConsumers(*this))
+    return emitOpError("must be in the consumer region of a "
+                       "'tile.warp_specialize'");
+  return success();
+}
 
 LogicalResult MbarrierInitOp::verify() {
   if (failed(verifyBarriers(*this, getBarriers())))

@@ -220,15 +220,27 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
     `%full`, arrives on it, and starts the copy, which completes on it
     (a `tile.mbarrier_wait` awaits it). Elements outside the tensor read
     as 0.
+
+    With `staged %C_s` (set by `tile-pipeline-loops` on the epilogue of the
+    consumers of a `tile.warp_specialize`), a whole rank-2 fragment is
+    stored into a rank-2 global tensor region through the shared tile
+    `%C_s` and TMA stores: `%C_s` holds a band of the fragment's rows (all
+    its columns, in the tensor's element type, in a layout a TMA box reads);
+    for each band, the threads wait until the previous TMA store has read
+    `%C_s`, write the band into it, and consumer thread 0 starts the TMA
+    store, which completes asynchronously (`tile.tma_store_wait`). Elements
+    outside the tensor are not written.
   }];
   let arguments = (ins Tile_Buffer:$source, Variadic<Index>:$sourceIndices,
                        Tile_Buffer:$target, Variadic<Index>:$targetIndices,
                        Optional<Tile_Buffer>:$barrier,
                        Optional<Index>:$barrierIndex,
+                       Optional<Tile_Buffer>:$staging,
                        UnitAttr:$async);
   let assemblyFormat = [{
     $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]`
     (`barrier` $barrier^ `[` $barrierIndex `]` `:` qualified(type($barrier)))?
+    (`staged` $staging^ `:` qualified(type($staging)))?
     attr-dict `:` qualified(type($source)) `,` qualified(type($target))
   }];
   let hasVerifier = 1;
@@ -237,6 +249,8 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
     ::llvm::ArrayRef<int64_t> getExtent();
     /// Verifies the barrier of a TMA copy.
     ::llvm::LogicalResult verifyBarrier();
+    /// Verifies the staging tile of a TMA store.
+    ::llvm::LogicalResult verifyStaging();
   }];
 }
 
@@ -424,6 +438,20 @@ def Tile_TmaReadyOp : Tile_Op<"tma_ready", [Pure]> {
   let arguments = (ins Variadic<Tile_Buffer>:$tensors);
   let results = (outs I1:$result);
   let assemblyFormat = "$tensors attr-dict `:` qualified(type($tensors))";
+  let hasVerifier = 1;
+}
+
+def Tile_TmaStoreWaitOp : Tile_Op<"tma_store_wait",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<DefaultResource>]>]> {
+  let summary = "waits until the thread's TMA stores have completed";
+  let description = [{
+    `tile.tma_store_wait` returns once every TMA store that the thread
+    started (the `staged` copies) has written global memory and finished
+    reading shared memory. The consumers of a persistent
+    `tile.warp_specialize` run it before they end.
+  }];
+  let assemblyFormat = "attr-dict";
   let hasVerifier = 1;
 }
 

@@ -22,6 +22,17 @@ int64_t tilec::storageBytes(Type elementType) {
   return (elementType.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+uint64_t tilec::sharedTileBytes(tile::BufferType type) {
+  uint64_t bytes = storageBytes(type.getElementType());
+  if (auto layout =
+          dyn_cast_or_null<tile::SharedLayoutAttrInterface>(type.getLayout()))
+    return llvm::SaturatingMultiply(
+        bytes, uint64_t(layout.getBufferSize(type.getShape())));
+  for (int64_t extent : type.getShape())
+    bytes = llvm::SaturatingMultiply(bytes, uint64_t(extent));
+  return bytes;
+}
+
 int64_t tilec::tensorAlignment(BlockArgument tensor) {
   auto kernel = cast<tile::KernelOp>(tensor.getOwner()->getParentOp());
   if (auto alignment = kernel.getArgAttrOfType<IntegerAttr>(

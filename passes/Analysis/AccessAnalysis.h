@@ -12,6 +12,8 @@
 #ifndef TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H
 #define TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H
 
+#include "dialects/Tile/TileTypes.h"
+
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -34,6 +36,10 @@ constexpr unsigned kZeroTrailingZeros = 64;
 /// Bytes one element of `elementType` occupies in memory (`i1` is stored as
 /// one byte).
 int64_t storageBytes(mlir::Type elementType);
+
+/// The bytes a shared tile of `type` takes (its layout's padding included),
+/// saturating.
+uint64_t sharedTileBytes(mlir::tile::BufferType type);
 
 /// The base alignment in bytes that code may assume for `tensor`, a global
 /// buffer argument of a `tile.kernel`: its `tile.alignment` argument

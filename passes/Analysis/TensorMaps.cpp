@@ -33,13 +33,17 @@ std::optional<TmaBoxes> tilec::describeTmaBoxes(tile::BufferType tile) {
 namespace {
 
 /// The map `copy` needs (without its name), or std::nullopt if it is not
-/// a TMA copy of a tensor argument.
+/// a TMA copy (a load into its target tile, or a store through its staging
+/// tile) of a tensor argument.
 std::optional<TensorMapParam> requiredMap(tile::CopyOp copy) {
-  auto argument = dyn_cast<BlockArgument>(copy.getSource());
-  if (!copy.getBarrier() || !argument)
+  bool load = copy.getBarrier() != nullptr;
+  auto argument =
+      dyn_cast<BlockArgument>(load ? copy.getSource() : copy.getTarget());
+  if ((!load && !copy.getStaging()) || !argument)
     return std::nullopt;
+  Value tile = load ? copy.getTarget() : copy.getStaging();
   std::optional<TmaBoxes> boxes =
-      describeTmaBoxes(cast<tile::BufferType>(copy.getTarget().getType()));
+      describeTmaBoxes(cast<tile::BufferType>(tile.getType()));
   if (!boxes)
     return std::nullopt;
   TensorMapParam map;

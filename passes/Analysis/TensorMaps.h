@@ -1,7 +1,8 @@
 //===- TensorMaps.h - The TMA tensor maps of a kernel -----------*- C++ -*-===//
 //
 // A TMA copy (`tile.copy ... barrier`, made by tile-pipeline-loops) reads
-// boxes of a global tensor through a tensor map (`CUtensorMap`) that the
+// boxes of a global tensor, and a TMA store (`tile.copy ... staged`) writes
+// them, through a tensor map (`CUtensorMap`) that the
 // runtime encodes at launch and passes by value after the kernel's other
 // parameters (docs/abi.md, docs/metadata.md). The lowering (which adds the
 // parameters and issues the copies) and the metadata (which describes them)
@@ -48,12 +49,13 @@ struct TensorMapParam {
   std::string name;
 };
 
-/// The tensor maps the TMA copies of `kernel` use, one per tensor, box and
+/// The tensor maps the TMA copies and stores of `kernel` use, one per
+/// tensor, box and
 /// swizzle, in the order of their first use: the order of the parameters.
 llvm::SmallVector<TensorMapParam>
 collectTensorMaps(mlir::tile::KernelOp kernel);
 
-/// The index in `maps` of the map the TMA copy `copy` uses, or
+/// The index in `maps` of the map the TMA copy or store `copy` uses, or
 /// std::nullopt if it has none.
 std::optional<size_t> findTensorMap(llvm::ArrayRef<TensorMapParam> maps,
                                     mlir::tile::CopyOp copy);

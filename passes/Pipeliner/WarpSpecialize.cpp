@@ -24,6 +24,7 @@
 //                              mbarrier_arrive empty[stage of g - 1] } }
 //       else  { <the cp.async schedule of PipelineLoops.cpp> }
 //       <the rest of the launch body after the loop> }
+//     tma_store_wait
 //   }
 //
 // P is the number of producers (each TMA copy arrives once, with its bytes),
@@ -40,6 +41,15 @@
 // Phase parities follow TENSORCORES.md §7 (a fresh barrier counts its
 // phase of parity 1 as completed, so the producer's first S waits pass).
 //
+// The epilogue's stores of a whole accumulator fragment into a global tensor
+// region (`copy C_f, C[..]` after the loop) of at most 64 elements per
+// consumer thread become TMA stores where shared memory has room for a
+// staging tile of a band of its rows (the whole fragment, else half of it,
+// ...): `if ok { copy C_f, C[..] staged C_s }
+// else { copy C_f, C[..] }`, with C among the tensors `tma_ready` checks.
+// The stores complete while the consumers go on with their next tile; they
+// wait for them before they end (`tma_store_wait`).
+//
 // Where the tensors break TMA's rules at run time (`tma_ready` false: a row
 // that is not a multiple of 16 bytes, a misaligned address, an empty tensor),
 // the producer does nothing and the consumers take the cp.async schedule.
@@ -49,10 +59,13 @@
 #include "passes/Pipeliner/Pipelining.h"
 
 #include "dialects/Tile/TileTarget.h"
+#include "passes/Analysis/AccessAnalysis.h"
 #include "passes/Analysis/TensorMaps.h"
+#include "passes/Layout/SharedLayoutChoice.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -62,6 +75,21 @@ namespace {
 /// Threads added for the producer role: one warpgroup (setmaxnreg works on
 /// whole warpgroups).
 constexpr int64_t kProducerThreads = 128;
+
+/// Every shared tile starts at a multiple of this (tile-allocate-shared-
+/// memory)...
+constexpr uint64_t kSharedTileAlignment = 128;
+/// ... and those whose size is a multiple of this at a multiple of it; they
+/// are placed first (largest first), so the arena wastes less than this.
+constexpr uint64_t kSharedPatternAlignment = 1024;
+/// The fewest rows a TMA store's staging tile holds.
+constexpr int64_t kMinStagingRows = 8;
+/// The most accumulator elements per consumer thread whose epilogue becomes
+/// a TMA store. The staging code's registers push larger accumulators (the
+/// 128 registers of a 128x256 tile on 256 threads) into spills: measured on
+/// the H200, 96-100 spilled bytes and 0.71x of cuBLAS at 4096^3 against
+/// 0.89x with the stores from registers (docs/performance.md).
+constexpr int64_t kMaxStagedElementsPerThread = 64;
 
 /// True if `op` stays before the roles: an allocation (the roles and their
 /// tiles share it).
@@ -106,6 +134,12 @@ private:
   void emitConsumerIteration(Value k, Value g, bool steady);
   /// Emits `mbarrier_arrive empty[stage of g - 1]` if `k > 0`.
   void releasePrevious(Value k, Value g);
+  /// Picks the epilogue copies that become TMA stores while shared memory
+  /// has room (`epilogue`), and allocates their staging tiles at the
+  /// builder's insertion point.
+  void planEpilogueStores();
+  /// Makes each planned epilogue copy a TMA store where `ready` holds.
+  void stageEpilogueStores(Value ready);
 
   tile::PipelinedOp loop;
   const PipelinePlan &plan;
@@ -117,7 +151,39 @@ private:
   /// The launch body's rasterization, which both roles repeat per tile.
   tile::UseSwizzleOp swizzle;
   Value full, empty;
+  /// The epilogue copies that become TMA stores, with their staging tiles.
+  SmallVector<std::pair<tile::CopyOp, Value>> epilogue;
 };
+
+/// The staging tile's type for a TMA store of the whole fragment `source`
+/// into a region of the tensor `target` in bands of `rows` rows, or null if
+/// no TMA box reads it.
+tile::BufferType stagingType(tile::BufferType source, tile::BufferType target,
+                             int64_t rows) {
+  SmallVector<int64_t> shape = {rows, source.getDimSize(1)};
+  Type element = target.getElementType();
+  auto layout =
+      chooseSharedLayout(source.getContext(), shape, storageBytes(element) * 8,
+                         tile::LayoutKind::Swizzled);
+  if (!layout)
+    return nullptr;
+  auto type =
+      tile::BufferType::get(shape, element, tile::MemoryScope::Shared, layout);
+  return describeTmaBoxes(type) ? type : nullptr;
+}
+
+/// True for a copy of a whole rank-2 fragment into a region of a rank-2
+/// float tensor argument: one a TMA store can make.
+bool isFragmentStore(tile::CopyOp copy) {
+  auto source = cast<tile::BufferType>(copy.getSource().getType());
+  auto target = cast<tile::BufferType>(copy.getTarget().getType());
+  return source.isFragment() && source.getRank() == 2 &&
+         source.hasStaticShape() && copy.getSourceIndices().empty() &&
+         target.isGlobal() && target.getRank() == 2 &&
+         isa<BlockArgument>(copy.getTarget()) &&
+         isa<FloatType>(source.getElementType()) &&
+         isa<FloatType>(target.getElementType()) && !copy.getStaging();
+}
 
 bool WarpSpecializer::producerCanCompute(Value value,
                                          llvm::SmallPtrSetImpl<Value> &seen) {
@@ -235,7 +301,8 @@ void WarpSpecializer::emitProducer(tile::WarpSpecializeOp roles, Value ready) {
       indices.push_back(cloneForProducer(index, mapping));
     tile::CopyOp::create(builder, producer.getLoc(), producer.getSource(),
                          indices, mapping.lookup(producer.getTarget()),
-                         ValueRange(), full, stage, /*async=*/false);
+                         ValueRange(), full, stage, /*staging=*/nullptr,
+                         /*async=*/false);
   }
 }
 
@@ -274,6 +341,63 @@ void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
     tile::MbarrierArriveOp::create(builder, loc, empty, stage);
 }
 
+void WarpSpecializer::planEpilogueStores() {
+  auto launch = cast<tile::LaunchOp>(loop->getParentOp());
+  tile::TargetAttr target = tile::getTarget(loop);
+  // Every shared tile (the two mbarrier rings to come included) as if none
+  // shared bytes with another: what the arena can need at most.
+  auto alignedBytes = [](tile::BufferType type) {
+    return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
+  };
+  uint64_t arena = kSharedPatternAlignment +
+                   2 * llvm::alignTo(stages * 8, kSharedTileAlignment);
+  launch->getParentOp()->walk([&](tile::AllocSharedOp alloc) {
+    arena += alignedBytes(cast<tile::BufferType>(alloc.getType()));
+  });
+  uint64_t limit = target.getDescription().MaxSharedMemoryPerBlock;
+  for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    if (!copy || !isFragmentStore(copy))
+      continue;
+    auto source = cast<tile::BufferType>(copy.getSource().getType());
+    auto tensor = cast<tile::BufferType>(copy.getTarget().getType());
+    if (source.getNumElements() >
+        kMaxStagedElementsPerThread * launch.getThreads())
+      continue;
+    // The widest band of rows (a power-of-two part of them) that fits.
+    for (int64_t rows = source.getDimSize(0);
+         rows >= kMinStagingRows && source.getDimSize(0) % rows == 0;
+         rows /= 2) {
+      tile::BufferType type = stagingType(source, tensor, rows);
+      if (!type)
+        break;
+      uint64_t bytes = alignedBytes(type);
+      if (arena + bytes <= limit) {
+        arena += bytes;
+        epilogue.push_back(
+            {copy, tile::AllocSharedOp::create(builder, copy.getLoc(), type,
+                                               /*offset=*/nullptr)});
+        break;
+      }
+    }
+  }
+}
+
+void WarpSpecializer::stageEpilogueStores(Value ready) {
+  OpBuilder::InsertionGuard guard(builder);
+  for (auto [copy, staging] : epilogue) {
+    builder.setInsertionPoint(copy);
+    auto paths = tile::IfOp::create(builder, copy.getLoc(), ready,
+                                    /*withElse=*/true);
+    builder.setInsertionPoint(paths.getThenRegion().front().getTerminator());
+    tile::CopyOp::create(builder, copy.getLoc(), copy.getSource(), ValueRange(),
+                         copy.getTarget(), copy.getTargetIndices(),
+                         /*barrier=*/nullptr,
+                         /*barrierIndex=*/nullptr, staging, /*async=*/false);
+    copy->moveBefore(paths.getElseRegion().front().getTerminator());
+  }
+}
+
 void WarpSpecializer::run() {
   auto launch = cast<tile::LaunchOp>(loop->getParentOp());
   Block &body = launch.getBody().front();
@@ -293,6 +417,9 @@ void WarpSpecializer::run() {
   llvm::SetVector<Value> tensors;
   for (tile::CopyOp producer : plan.producers)
     tensors.insert(producer.getSource());
+  planEpilogueStores();
+  for (auto [copy, staging] : epilogue)
+    tensors.insert(copy.getTarget());
   Value ready = tile::TmaReadyOp::create(builder, loc, builder.getI1Type(),
                                          tensors.getArrayRef());
   auto roles = tile::WarpSpecializeOp::create(builder, loc, kProducerThreads);
@@ -304,7 +431,10 @@ void WarpSpecializer::run() {
   Block &consumer = consumerTiles.getBody().front();
   while (roles->getNextNode() != body.getTerminator())
     roles->getNextNode()->moveBefore(consumer.getTerminator());
+  if (!epilogue.empty())
+    tile::TmaStoreWaitOp::create(builder, loc);
   emitProducer(roles, ready);
+  stageEpilogueStores(ready);
 
   builder.setInsertionPoint(loop);
   auto paths = tile::IfOp::create(builder, loc, ready, /*withElse=*/true);

@@ -11,7 +11,9 @@
 // last iteration of a tile peeled), release the previous iteration's stage
 // (and after the last, their own); the cp.async schedule is the fallback.
 // The allocations stay before the roles; clear(C) and the epilogue run in
-// the consumers' tile loop.
+// the consumers' tile loop, the epilogue's store of C as a TMA store through
+// a staging tile (the whole 128x128 tile fits next to the stages), and the
+// consumers wait for their stores before they end.
 // CHECK-LABEL: tile.kernel @gemm
 // CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<4x128x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
 // CHECK: %[[B:.*]] = tile.alloc_shared : !tile.buffer<4x64x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
@@ -19,8 +21,9 @@
 // CHECK: %[[FULL:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
 // CHECK: %[[EMPTY:.*]] = tile.alloc_shared : !tile.buffer<4xi64, shared>
 // CHECK: tile.mbarrier_init %[[FULL]] count 2 : !tile.buffer<4xi64, shared>
-// CHECK: tile.mbarrier_init %[[EMPTY]] count 4 : !tile.buffer<4xi64, shared>
-// CHECK: %[[OK:.*]] = tile.tma_ready %A, %B : !tile.buffer<?x?xf16, global>, !tile.buffer<?x?xf16, global>
+// CHECK: tile.mbarrier_init %[[EMPTY]] count 8 : !tile.buffer<4xi64, shared>
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<128x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: %[[OK:.*]] = tile.tma_ready %A, %B, %C : !tile.buffer<?x?xf16, global>, !tile.buffer<?x?xf16, global>, !tile.buffer<?x?xf16, global>
 // CHECK: tile.warp_specialize producer_threads 128 persistent {
 // CHECK:   tile.if %[[OK]] {
 // CHECK:     tile.tile_loop %[[T:.*]] {
@@ -78,8 +81,13 @@
 // CHECK:       tile.async_wait 0
 // CHECK-NEXT:  tile.barrier
 // CHECK:     }
-// CHECK:     tile.copy %[[C]][], %C[
+// CHECK:     tile.if %[[OK]] {
+// CHECK-NEXT:  tile.copy %[[C]][], %C[%{{.*}}, %{{.*}}] staged %[[CS]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT:  tile.copy %[[C]][], %C[%{{.*}}, %{{.*}}] :
+// CHECK-NEXT: }
 // CHECK:   }
+// CHECK-NEXT: tile.tma_store_wait
 // CHECK: }
 // CHECK-NOT: tile.pipelined
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
@@ -89,7 +97,7 @@ tile.kernel @gemm(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape
                   %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
   %c64 = arith.constant 64 : index
   %c128 = arith.constant 128 : index
-  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+  tile.launch grid(%N, %M) threads(256) as (%bx, %by) {
     %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
     %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
     %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
@@ -165,6 +173,83 @@ tile.kernel @impure_index(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", ti
       tile.copy %B[%col, %bx], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
       tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
     }
+  }
+}
+}
+
+// -----
+
+// A 128x256 accumulator on 512 threads next to four 48 KiB stages: only a
+// band of 64 rows fits in shared memory, so the TMA store goes out in two
+// bands.
+// CHECK-LABEL: tile.kernel @banded_epilogue
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<64x256xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[CS]]
+// CHECK: tile.tma_store_wait
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @banded_epilogue(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  tile.launch grid(%N, %M) threads(512) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+    tile.clear %c : !tile.buffer<128x256xf32, fragment>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 4 {
+      %row = arith.muli %by, %c128 : index
+      %col = arith.muli %k, %c64 : index
+      %bcol = arith.muli %bx, %c256 : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x256xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+    }
+    %row = arith.muli %by, %c128 : index
+    %bcol = arith.muli %bx, %c256 : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x256xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// The same accumulator on 256 threads (128 elements per thread) keeps its
+// stores from registers: staging them pushes such kernels into spills.
+// CHECK-LABEL: tile.kernel @large_accumulator
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.tma_ready %A, %B :
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @large_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  tile.launch grid(%N, %M) threads(256) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+    tile.clear %c : !tile.buffer<128x256xf32, fragment>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 3 {
+      %row = arith.muli %by, %c128 : index
+      %col = arith.muli %k, %c64 : index
+      %bcol = arith.muli %bx, %c256 : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x256xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+    }
+    %row = arith.muli %by, %c128 : index
+    %bcol = arith.muli %bx, %c256 : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x256xf32, fragment>, !tile.buffer<?x?xf16, global>
   }
 }
 }

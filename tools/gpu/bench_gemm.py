@@ -75,9 +75,18 @@ def main():
     parser.add_argument("--table")
     parser.add_argument("--quick", action="store_true",
                         help="fewer correctness shapes")
+    parser.add_argument("--shapes",
+                        help="timed shapes instead of the default ones, as "
+                        "MxNxK[,MxNxK...]")
+    parser.add_argument("--no-check", action="store_true",
+                        help="time only (for experiments)")
     args = parser.parse_args()
 
     rng = random.Random(1)
+    bench_shapes = BENCH_SHAPES
+    if args.shapes:
+        bench_shapes = [tuple(int(d) for d in shape.split("x"))
+                        for shape in args.shapes.split(",")]
     results = {"device": torch.cuda.get_device_name(), "checks": [],
                "bench": []}
     failures = 0
@@ -100,6 +109,8 @@ def main():
                   for k in CHECK_SIZES if k % 8 == 0 or k == 1]
         rng.shuffle(shapes)
         shapes = shapes[: 12 if args.quick else 40] + [(8192, 8192, 1024)]
+        if args.no_check:
+            shapes = []
         worst = 0.0
         for m, n, k in shapes:
             if k % 8:
@@ -113,7 +124,7 @@ def main():
             if not ok:
                 print(f"FAIL {config} M={m} N={n} K={k}: rel error {error:.3g}")
         print(f"{config}: {len(shapes)} shapes checked, worst rel error {worst:.3g}")
-        for m, n, k in BENCH_SHAPES:
+        for m, n, k in bench_shapes:
             a, b, op_a, op_b = operands(meta, dtype, m, n, k)
             c = torch.empty(m, n, device="cuda", dtype=dtype)
             ours, _ = time_ms(lambda: kernel(a, b, c))

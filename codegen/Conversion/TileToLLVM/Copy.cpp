@@ -12,7 +12,8 @@
 //   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
 // * fragment <-> global, shared or fragment: every thread moves the
 //   elements its registers hold (FragmentCopy below).
-// * global -> shared with an mbarrier: a TMA copy (WarpSpecialize.cpp).
+// * global -> shared with an mbarrier: a TMA copy (WarpSpecialize.cpp);
+//   fragment -> global through a staging tile: TMA stores (TmaStore.cpp).
 //
 // Other copies (global <-> local, shared <-> shared, into rank-1 shared
 // tiles from global) are not supported yet (`tile-check-codegen-support`
@@ -539,6 +540,8 @@ void tilec::populateCopyLowerings(LoweringSet &set) {
                                   "supported by the code generator yet");
         if (copy.getBarrier())
           return emitTmaCopy(lowering, copy, lane);
+        if (copy.getStaging())
+          return emitTmaStore(lowering, copy, lane);
         if (isGlobalToShared(copy))
           return GlobalToSharedCopy(lowering, copy, lane).emit();
         return FragmentCopy(lowering, copy, lane).emit();

@@ -161,6 +161,27 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
     top.map.map(blockIndex, emitBlockIndex(loc, blockIndex.getArgNumber()));
 }
 
+LogicalResult KernelLowering::withPinnedThreadIndex(
+    Location loc, llvm::function_ref<LogicalResult()> body) {
+  Type i32 = builder.getI32Type();
+  auto read = LLVM::InlineAsmOp::create(
+      builder, loc, i32, ValueRange(), "mov.u32 $0, %tid.x;", "=r",
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  // The mask keeps the value and gives LLVM its range back.
+  uint64_t mask = llvm::PowerOf2Ceil(uint64_t(getBlockThreads())) - 1;
+  Value tid = arith::AndIOp::create(
+      builder, loc, read.getResult(0),
+      arith::ConstantIntOp::create(builder, loc, i32, mask));
+  Value kernelWide = threadIndex;
+  threadIndex =
+      arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
+  LogicalResult result = body();
+  threadIndex = kernelWide;
+  return result;
+}
+
 Value KernelLowering::emitBlockIndex(Location loc, unsigned dim) {
   Type i32 = builder.getI32Type();
   // Grid limits: 2^31-1 blocks in x, 65535 in y and z.

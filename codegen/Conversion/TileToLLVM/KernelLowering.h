@@ -123,6 +123,15 @@ public:
   bool usesWgmma() const { return wgmma; }
   /// The thread's index in its block, as an `index`.
   mlir::Value getThreadIndex() const { return threadIndex; }
+  /// Runs `body` with getThreadIndex() replaced by a fresh read of the
+  /// thread index that LLVM cannot move (a volatile `mov %tid.x`, masked to
+  /// the block's range): the per-thread values `body` derives from it (the
+  /// addresses of a TMA store's staging writes, say) are computed where
+  /// they are used instead of being hoisted out of the enclosing loops and
+  /// kept in registers through them.
+  mlir::LogicalResult
+  withPinnedThreadIndex(mlir::Location loc,
+                        llvm::function_ref<mlir::LogicalResult()> body);
   /// Emits a read of the block's index (`ctaid`) in grid dimension `dim`
   /// (0: x, 1: y, 2: z), as an `index` with CUDA's range for it.
   mlir::Value emitBlockIndex(mlir::Location loc, unsigned dim);

@@ -31,6 +31,7 @@ const LoweringSet &tilec::getTileLowerings() {
     populateSharedMemoryLowerings(set);
     populateRasterizationLowerings(set);
     populateWarpSpecializationLowerings(set);
+    populateTmaStoreLowerings(set);
     return set;
   }();
   return lowerings;

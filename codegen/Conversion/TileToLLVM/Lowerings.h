@@ -100,6 +100,8 @@ void populateRasterizationLowerings(LoweringSet &set);
 /// The warp-specialized schedule: `tile.warp_specialize`, the mbarrier ops
 /// and `tile.tma_ready` (WarpSpecialize.cpp).
 void populateWarpSpecializationLowerings(LoweringSet &set);
+/// `tile.tma_store_wait` (TmaStore.cpp; the stores themselves are copies).
+void populateTmaStoreLowerings(LoweringSet &set);
 
 /// Every lowering of the code generator, built once.
 const LoweringSet &getTileLowerings();

@@ -1,9 +1,10 @@
 //===- TmaCopy.h - Tile copies with the tensor memory accelerator -*- C++
 //-*-===//
 //
-// The TMA form of `tile.copy` (a copy with an mbarrier, made by
-// tile-pipeline-loops for the producer of a warp-specialized loop), emitted
-// by WarpSpecialize.cpp and dispatched to by the copy lowering (Copy.cpp).
+// The TMA forms of `tile.copy`, made by tile-pipeline-loops for a
+// warp-specialized loop, which the copy lowering (Copy.cpp) dispatches to:
+// the producer's loads (a copy with an mbarrier, WarpSpecialize.cpp) and the
+// consumers' epilogue stores (a copy with a staging tile, TmaStore.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,12 @@ namespace tilec {
 /// `cp.async.bulk.tensor` per column panel of the target tile.
 mlir::LogicalResult emitTmaCopy(KernelLowering &lowering,
                                 mlir::tile::CopyOp copy, Lane &lane);
+
+/// Emits the TMA store `copy` (it has a staging tile) for every consumer
+/// thread: band by band, the fragment's elements into the staging tile and
+/// one `cp.async.bulk.tensor` store per column panel of it (TmaStore.cpp).
+mlir::LogicalResult emitTmaStore(KernelLowering &lowering,
+                                 mlir::tile::CopyOp copy, Lane &lane);
 
 } // namespace tilec
 

@@ -133,3 +133,54 @@ tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["
     }
   }
 }
+
+// -----
+
+tile.kernel @k(%C: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]}, %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %s = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.copy' op with a staging tile (a TMA store) must be in the consumer region of a 'tile.warp_specialize'}}
+    tile.copy %c[], %C[%c0, %c0] staged %s : !tile.buffer<64x128xf16, shared> : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+
+// -----
+
+tile.kernel @k(%C: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]}, %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %s = tile.alloc_shared : !tile.buffer<48x128xf16, shared>
+    tile.warp_specialize producer_threads 128 {
+    } consumer {
+      %c0 = arith.constant 0 : index
+      // expected-error @+1 {{'tile.copy' op staging tile must be a rank-2 shared tile of the target's element type holding a band of the fragment's rows (all its columns), got '!tile.buffer<48x128xf16, shared>'}}
+      tile.copy %c[], %C[%c0, %c0] staged %s : !tile.buffer<48x128xf16, shared> : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%C: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]}, %M: index {tile.name = "M"}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x128xf16, shared>
+    %s = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    tile.warp_specialize producer_threads 128 {
+    } consumer {
+      %c0 = arith.constant 0 : index
+      // expected-error @+1 {{'tile.copy' op with a staging tile (a TMA store) must copy a whole rank-2 fragment into a rank-2 global tensor region}}
+      tile.copy %a[], %C[%c0, %c0] staged %s : !tile.buffer<64x128xf16, shared> : !tile.buffer<128x128xf16, shared>, !tile.buffer<?x?xf16, global>
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.tma_store_wait' op must be in the consumer region of a 'tile.warp_specialize'}}
+    tile.tma_store_wait
+  }
+}

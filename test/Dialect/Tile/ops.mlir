@@ -107,10 +107,14 @@ tile.kernel @attention_like(%Q: !tile.buffer<?x?x?x128xf16, global> {tile.name =
 // CHECK:   tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[] barrier %[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared> : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
 // CHECK: } consumer {
 // CHECK:   tile.mbarrier_arrive %[[FULL]][%{{.*}}] : !tile.buffer<2xi64, shared>
+// CHECK:   tile.copy %{{.*}}[], %{{.*}}[%{{.*}}, %{{.*}}] staged %{{.*}} : !tile.buffer<32x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>> : !tile.buffer<64x64xf32, fragment>, !tile.buffer<?x?xf16, global>
+// CHECK:   tile.tma_store_wait
 // CHECK: }
 tile.kernel @warp_specialized(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
   tile.launch grid(%M, %K) threads(128) as (%bx, %by) {
     %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %acc = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %band = tile.alloc_shared : !tile.buffer<32x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
     %full = tile.alloc_shared : !tile.buffer<2xi64, shared>
     %c0 = arith.constant 0 : index
     tile.mbarrier_init %full count 1 : !tile.buffer<2xi64, shared>
@@ -123,6 +127,8 @@ tile.kernel @warp_specialized(%A: !tile.buffer<?x?xf16, global> {tile.name = "A"
       }
     } consumer {
       tile.mbarrier_arrive %full[%c0] : !tile.buffer<2xi64, shared>
+      tile.copy %acc[], %A[%bx, %by] staged %band : !tile.buffer<32x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>> : !tile.buffer<64x64xf32, fragment>, !tile.buffer<?x?xf16, global>
+      tile.tma_store_wait
     }
   }
 }
