@@ -44,6 +44,9 @@ wgmma_configs=(
   "m128n256k64s4t256:-D block_N=256 -D block_K=64 -D stages=4 -D threads=256"
   "m128n256k32s6t256:-D block_N=256 -D stages=6 -D threads=256"
   "m128n128k32s6t128:-D stages=6"
+  "m128n128k64s4t256:-D block_K=64 -D stages=4 -D threads=256"
+  "m128n64k128s4t256:-D block_N=64 -D block_K=128 -D stages=4 -D threads=256"
+  "m64n128k64s8t256:-D block_M=64 -D block_K=64 -D stages=8 -D threads=256"
 )
 for arch in "${archs[@]}"; do
   prefix=""
@@ -59,7 +62,8 @@ for arch in "${archs[@]}"; do
         -D dtype=$dtype ${entry#*:}
     done
     # The transposed variants at the best configuration measured (on
-    # sm_90a also at the warp-specialized one's best, 128 x 256 x 64).
+    # sm_90a also at the warp-specialized ones' best: 128 x 256 x 64, and
+    # 128 x 128 x 64 on 256 threads with the TMA-store epilogue).
     for variant in nt tn tt; do
       compile "$out/$prefix$dtype-$variant-m128n128k64s3t128" \
         "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_K=64
@@ -67,6 +71,9 @@ for arch in "${archs[@]}"; do
         compile "$out/$prefix$dtype-$variant-m128n256k64s4t256" \
           "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_N=256 \
           -D block_K=64 -D stages=4 -D threads=256
+        compile "$out/$prefix$dtype-$variant-m128n128k64s4t256" \
+          "gemm_$variant.tile" "$arch" -D dtype=$dtype -D block_K=64 \
+          -D stages=4 -D threads=256
       fi
     done
   done
