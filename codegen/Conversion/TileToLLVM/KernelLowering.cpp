@@ -10,6 +10,7 @@
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
 
 #include "codegen/CodegenLimits.h"
+#include "dialects/Tile/TileTarget.h"
 #include "passes/Analysis/AccessAnalysis.h"
 #include "passes/Analysis/CodeSize.h"
 
@@ -128,9 +129,9 @@ LLVM::LLVMFuncOp KernelLowering::createFunction() {
                     {static_cast<int32_t>(getBlockThreads()), 1, 1}));
   // setmaxnreg takes effect only under a register cap at entry, which
   // .maxntid with .minnctapersm gives (TENSORCORES.md §8).
-  if (rebalancesRegisters())
+  if (std::optional<RegisterSplit> split = getRegisterSplit())
     func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                  builder.getI32IntegerAttr(1));
+                  builder.getI32IntegerAttr(split->blocksPerMultiprocessor));
   for (BlockArgument arg : kernel.getArguments())
     if (isa<tile::BufferType>(arg.getType()))
       func.setArgAttr(arg.getArgNumber(), LLVM::LLVMDialect::getAlignAttrName(),
@@ -159,6 +160,29 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
   for (BlockArgument blockIndex : launch.getBlockIndices())
     top.map.map(blockIndex, emitBlockIndex(loc, blockIndex.getArgNumber()));
+}
+
+std::optional<KernelLowering::RegisterSplit>
+KernelLowering::getRegisterSplit() const {
+  if (!isWarpSpecialized() || threads % 128 != 0)
+    return std::nullopt;
+  if (threads >= 256)
+    return RegisterSplit{1, 40, 232};
+  // Two blocks of one consumer and one producer warpgroup: 2 * 128 *
+  // (40 + 216) registers, the whole register file. A multiprocessor has the
+  // per-block limit of shared memory plus the 1 KiB the driver reserves for
+  // each block.
+  tile::TargetAttr target = tile::getTarget(kernel);
+  auto bytes = kernel->getAttrOfType<IntegerAttr>(
+      tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr());
+  if (!target || !bytes)
+    return std::nullopt;
+  constexpr int64_t kReservedSharedBytes = 1024;
+  int64_t perMultiprocessor =
+      target.getDescription().MaxSharedMemoryPerBlock + kReservedSharedBytes;
+  if (2 * (bytes.getInt() + kReservedSharedBytes) > perMultiprocessor)
+    return std::nullopt;
+  return RegisterSplit{2, 40, 216};
 }
 
 LogicalResult KernelLowering::withPinnedThreadIndex(

@@ -110,12 +110,20 @@ public:
   /// True if the launch is warp-specialized (`tile.warp_specialize`): the
   /// block's barriers are then among its consumer threads only.
   bool isWarpSpecialized() const { return producerThreads != 0; }
-  /// True if the roles of a warp-specialized launch rebalance registers
-  /// (`setmaxnreg`): when more than one consumer warpgroup shares the
-  /// register file (smaller blocks get 255 registers per thread anyway).
-  bool rebalancesRegisters() const {
-    return isWarpSpecialized() && threads >= 256;
-  }
+  /// How the roles of a warp-specialized launch share the register file
+  /// (`setmaxnreg`), for `blocksPerMultiprocessor` resident blocks.
+  struct RegisterSplit {
+    int32_t blocksPerMultiprocessor;
+    int32_t producerRegisters;
+    int32_t consumerRegisters;
+  };
+  /// The split of a warp-specialized launch, or std::nullopt if its roles
+  /// keep the registers they start with: two or more consumer warpgroups
+  /// take 232 registers per thread from a producer warpgroup left with 40
+  /// (one block per multiprocessor); a single consumer warpgroup takes 216
+  /// where shared memory has room for two blocks per multiprocessor, which
+  /// the producer's 40 then let the register file hold too.
+  std::optional<RegisterSplit> getRegisterSplit() const;
   /// The `CUtensorMap` parameter (a pointer into the parameter space) that
   /// the TMA copy `copy` reads through; null if none.
   mlir::Value findTensorMap(mlir::tile::CopyOp copy) const;

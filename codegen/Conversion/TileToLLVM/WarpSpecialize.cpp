@@ -5,10 +5,11 @@
 //
 // * `tile.warp_specialize`: the block has T consumer threads (the launch's)
 //   followed by the producer warpgroup(s). `tid >= T` takes the producer
-//   role: with two or more consumer warpgroups the producers give registers
-//   away (`setmaxnreg.dec 40`) and the consumers take them
-//   (`setmaxnreg.inc 232`, CUTLASS's split for 384 threads); thread T
-//   alone runs the producer region. The other threads run the consumer
+//   role: the producers give registers away (`setmaxnreg.dec 40`) and the
+//   consumers take them (`setmaxnreg.inc 232` with two or more consumer
+//   warpgroups, CUTLASS's split for 384 threads; 216 for one, two blocks
+//   per multiprocessor; KernelLowering::getRegisterSplit); thread T alone
+//   runs the producer region. The other threads run the consumer
 //   region, whose barriers are `bar.sync 1, T` (KernelLowering::emitBarrier).
 // * `tile.mbarrier_init`: thread 0 initializes each mbarrier, then
 //   `fence.mbarrier_init` and a barrier of the whole block (all roles).
@@ -43,10 +44,6 @@ using namespace tilec;
 
 namespace {
 
-/// Registers of a producer thread after `setmaxnreg.dec`.
-constexpr int32_t kProducerRegisters = 40;
-/// Registers of a consumer thread after `setmaxnreg.inc`.
-constexpr int32_t kConsumerRegisters = 232;
 /// Suspend-time hint of an mbarrier wait, in nanoseconds (CUTLASS's).
 constexpr int32_t kWaitHintNanoseconds = 0x989680;
 
@@ -79,11 +76,12 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
                             lowering.getThreadIndex(), consumers);
   auto split = scf::IfOp::create(builder, loc, isProducer,
                                  /*withElseRegion=*/true);
-  bool rebalance = lowering.rebalancesRegisters();
+  std::optional<KernelLowering::RegisterSplit> registers =
+      lowering.getRegisterSplit();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(split.thenBlock()->getTerminator());
-  if (rebalance)
-    NVVM::SetMaxRegisterOp::create(builder, loc, kProducerRegisters,
+  if (registers)
+    NVVM::SetMaxRegisterOp::create(builder, loc, registers->producerRegisters,
                                    NVVM::SetMaxRegisterAction::decrease);
   Value isIssuer = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                          lowering.getThreadIndex(), consumers);
@@ -96,8 +94,8 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
   if (failed(lowering.emitBlock(roles.getProducer().front(), producer)))
     return failure();
   builder.setInsertionPoint(split.elseBlock()->getTerminator());
-  if (rebalance)
-    NVVM::SetMaxRegisterOp::create(builder, loc, kConsumerRegisters,
+  if (registers)
+    NVVM::SetMaxRegisterOp::create(builder, loc, registers->consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
   return lowering.emitBlock(roles.getConsumer().front(), lane);
 }
