@@ -166,23 +166,38 @@ std::optional<KernelLowering::RegisterSplit>
 KernelLowering::getRegisterSplit() const {
   if (!isWarpSpecialized() || threads % 128 != 0)
     return std::nullopt;
-  if (threads >= 256)
-    return RegisterSplit{1, 40, 232};
-  // Two blocks of one consumer and one producer warpgroup: 2 * 128 *
-  // (40 + 216) registers, the whole register file. A multiprocessor has the
-  // per-block limit of shared memory plus the 1 KiB the driver reserves for
-  // each block.
-  tile::TargetAttr target = tile::getTarget(kernel);
-  auto bytes = kernel->getAttrOfType<IntegerAttr>(
-      tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr());
-  if (!target || !bytes)
-    return std::nullopt;
-  constexpr int64_t kReservedSharedBytes = 1024;
-  int64_t perMultiprocessor =
-      target.getDescription().MaxSharedMemoryPerBlock + kReservedSharedBytes;
-  if (2 * (bytes.getInt() + kReservedSharedBytes) > perMultiprocessor)
-    return std::nullopt;
-  return RegisterSplit{2, 40, 216};
+  // Registers are allocated to warps in units of 8 per thread.
+  auto roundDown = [](int64_t registers) { return registers / 8 * 8; };
+  int32_t blocks = 1;
+  if (threads == 128) {
+    // One consumer warpgroup: two blocks per multiprocessor, where its
+    // shared memory (the per-block limit plus the 1 KiB the driver
+    // reserves for each block) has room for them.
+    tile::TargetAttr target = tile::getTarget(kernel);
+    auto bytes = kernel->getAttrOfType<IntegerAttr>(
+        tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr());
+    if (!target || !bytes)
+      return std::nullopt;
+    constexpr int64_t kReservedSharedBytes = 1024;
+    int64_t perMultiprocessor =
+        target.getDescription().MaxSharedMemoryPerBlock + kReservedSharedBytes;
+    if (2 * (bytes.getInt() + kReservedSharedBytes) > perMultiprocessor)
+      return std::nullopt;
+    blocks = 2;
+  }
+  // The block starts with its share of the register file (what ptxas
+  // allots under .maxntid and .minnctapersm); the producers keep 40 and the
+  // consumers split the rest.
+  constexpr int64_t kRegisterFile = 65536;
+  constexpr int32_t kProducerRegisters = 40;
+  int64_t blockThreads = getBlockThreads();
+  int64_t entry = std::min<int64_t>(
+      255, roundDown(kRegisterFile / (blocks * blockThreads)));
+  int64_t consumer = std::min<int64_t>(
+      255,
+      roundDown((entry * blockThreads - kProducerRegisters * producerThreads) /
+                threads));
+  return RegisterSplit{blocks, kProducerRegisters, int32_t(consumer)};
 }
 
 LogicalResult KernelLowering::withPinnedThreadIndex(

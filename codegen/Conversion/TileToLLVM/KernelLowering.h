@@ -118,11 +118,12 @@ public:
     int32_t consumerRegisters;
   };
   /// The split of a warp-specialized launch, or std::nullopt if its roles
-  /// keep the registers they start with: two or more consumer warpgroups
-  /// take 232 registers per thread from a producer warpgroup left with 40
-  /// (one block per multiprocessor); a single consumer warpgroup takes 216
-  /// where shared memory has room for two blocks per multiprocessor, which
-  /// the producer's 40 then let the register file hold too.
+  /// keep the registers they start with: the producer warpgroup keeps 40
+  /// registers per thread and the consumers share the rest of the block's
+  /// registers (232 for two consumer warpgroups, 152 for three, 104 for
+  /// four, one block per multiprocessor); a single consumer warpgroup takes
+  /// 216 where shared memory has room for two blocks per multiprocessor,
+  /// and otherwise keeps the 255 it starts with.
   std::optional<RegisterSplit> getRegisterSplit() const;
   /// The `CUtensorMap` parameter (a pointer into the parameter space) that
   /// the TMA copy `copy` reads through; null if none.
