@@ -48,6 +48,52 @@ double doubled(const RefInputs &in, size_t, const int64_t *c,
   return 2 * X;
 }
 
+// The GEMM specs: C[m, n] = sum over k of op(A)[m, k] * op(B)[k, n], A and
+// B stored as the spec says (transposed: A as [K, M], B as [N, K]); dim `k`
+// is the reference's K (its index among the dims: first appearance).
+
+double gemmSum(const RefInputs &in, const int64_t *c, size_t kDim,
+               bool transposeA, bool transposeB, double &magnitude) {
+  double Sum = 0;
+  magnitude = 0;
+  for (int64_t K = 0; K < in.dim(kDim); ++K) {
+    double A = transposeA ? in.at(0, {K, c[0]}) : in.at(0, {c[0], K});
+    double B = transposeB ? in.at(1, {c[1], K}) : in.at(1, {K, c[1]});
+    Sum += A * B;
+    magnitude += std::fabs(A * B);
+  }
+  return Sum;
+}
+
+double gemmNN(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  return gemmSum(in, c, 1, false, false, magnitude);
+}
+
+double gemmNT(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  return gemmSum(in, c, 1, false, true, magnitude);
+}
+
+double gemmTN(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  return gemmSum(in, c, 0, true, false, magnitude);
+}
+
+double gemmTT(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  return gemmSum(in, c, 0, true, true, magnitude);
+}
+
+/// gelu(A x B + bias[n]) (specs/gemm_bias_gelu.tile).
+double gemmBiasGelu(const RefInputs &in, size_t, const int64_t *c,
+                    double &magnitude) {
+  double Bias = in.at(2, {c[1]});
+  double X = gemmSum(in, c, 1, false, false, magnitude) + Bias;
+  magnitude += std::fabs(Bias);
+  return gelu(X);
+}
+
 // Rank-2 and rank-3 kernels of test/gpu/kernels.
 
 double copy2d(const RefInputs &in, size_t, const int64_t *c, double &) {
@@ -115,6 +161,17 @@ const std::vector<std::vector<int64_t>> Shapes1D = {
 /// (1000 x 1000 and 64 x 512 take the f16 vector path).
 const std::vector<std::vector<int64_t>> Shapes2D = {
     {1, 1}, {7, 13}, {37, 83}, {1000, 1000}, {4097, 33}, {64, 512}};
+/// M x K x N of the GEMMs (K x M x N for those with A transposed): partial
+/// tiles on every side, K a multiple of 8 (TMA) and not (the cp.async
+/// fallback), N odd (the fallback), several tiles per block of a
+/// persistent launch.
+const std::vector<std::vector<int64_t>> GemmShapes = {
+    {1, 8, 1},    {17, 72, 130}, {129, 64, 257},  {300, 136, 200},
+    {33, 40, 19}, {5, 3, 7},     {2048, 32, 2048}};
+/// The same shapes with M and K swapped in the list (K x M x N).
+const std::vector<std::vector<int64_t>> GemmShapesKMN = {
+    {8, 1, 1},    {72, 17, 130}, {64, 129, 257},  {136, 300, 200},
+    {40, 33, 19}, {3, 5, 7},     {32, 2048, 2048}};
 /// B x M x N, likewise.
 const std::vector<std::vector<int64_t>> Shapes3D = {
     {1, 1, 1},      {3, 7, 13},   {5, 37, 83},
@@ -259,6 +316,64 @@ const std::vector<KernelRef> &refs() {
        Shapes1D,
        Accuracy::Exact,
        doubled},
+      // C = A B, A B^T, A^T B, A^T B^T (specs/gemm*.tile).
+      {"gemm",
+       {{"A", "dtype", {"M", "K"}, In},
+        {"B", "dtype", {"K", "N"}, In},
+        {"C", "dtype", {"M", "N"}, Out}},
+       {"M", "K", "N"},
+       {},
+       -2,
+       2,
+       GemmShapes,
+       Accuracy::Rounded,
+       gemmNN},
+      {"gemm_nt",
+       {{"A", "dtype", {"M", "K"}, In},
+        {"B", "dtype", {"N", "K"}, In},
+        {"C", "dtype", {"M", "N"}, Out}},
+       {"M", "K", "N"},
+       {},
+       -2,
+       2,
+       GemmShapes,
+       Accuracy::Rounded,
+       gemmNT},
+      {"gemm_tn",
+       {{"A", "dtype", {"K", "M"}, In},
+        {"B", "dtype", {"K", "N"}, In},
+        {"C", "dtype", {"M", "N"}, Out}},
+       {"K", "M", "N"},
+       {},
+       -2,
+       2,
+       GemmShapesKMN,
+       Accuracy::Rounded,
+       gemmTN},
+      {"gemm_tt",
+       {{"A", "dtype", {"K", "M"}, In},
+        {"B", "dtype", {"N", "K"}, In},
+        {"C", "dtype", {"M", "N"}, Out}},
+       {"K", "M", "N"},
+       {},
+       -2,
+       2,
+       GemmShapesKMN,
+       Accuracy::Rounded,
+       gemmTT},
+      // C = gelu(A B + bias).
+      {"gemm_bias_gelu",
+       {{"A", "dtype", {"M", "K"}, In},
+        {"B", "dtype", {"K", "N"}, In},
+        {"bias", "dtype", {"N"}, In},
+        {"C", "dtype", {"M", "N"}, Out}},
+       {"M", "K", "N"},
+       {},
+       -2,
+       2,
+       GemmShapes,
+       Accuracy::Rounded,
+       gemmBiasGelu},
       // Y[b, m, n] = X[b, m, n] * W[m, n] in dtype.
       {"batch_scale3d",
        {{"X", "dtype", {"B", "M", "N"}, In},
