@@ -240,12 +240,12 @@ SpaceLoader::readMap(const YAML::Node &Map, const char *What,
 
 std::optional<std::string> SpaceLoader::readString(const YAML::Node &Node,
                                                    const char *What) {
+  if (!checkTag(Node))
+    return std::nullopt;
   if (!Node.IsScalar() || Node.Scalar().empty()) {
     error(Node, std::string(What) + " must be a non-empty string");
     return std::nullopt;
   }
-  if (!checkTag(Node))
-    return std::nullopt;
   return Node.Scalar();
 }
 
@@ -527,8 +527,9 @@ bool SpaceLoader::load(const YAML::Node &Root) {
     return false;
   std::filesystem::path SpecPath(*SpecName);
   if (SpecPath.is_relative())
-    SpecPath = std::filesystem::path(Space.File->getName()).parent_path() /
-               SpecPath;
+    SpecPath = (std::filesystem::path(Space.File->getName()).parent_path() /
+                SpecPath)
+                   .lexically_normal();
   std::string Problem;
   std::optional<std::string> Contents = readFile(SpecPath.string(), Problem);
   if (!Contents) {

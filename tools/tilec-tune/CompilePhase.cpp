@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <set>
 #include <thread>
 
 using namespace tilec;
@@ -178,17 +180,31 @@ void CompilePhase::reportPlan() {
           << " need more shared memory than a block of "
           << getArchName(Space->Archs[A]) << " has (the first: "
           << Plan.SharedMemoryExamples[A] << ")\n";
-  for (const FrontEndFailure &Failure : Plan.FrontEndFailures)
+  // The first few: a space with many may break one rule many times.
+  constexpr std::size_t MaxListed = 10;
+  for (std::size_t I = 0;
+       I != std::min(MaxListed, Plan.FrontEndFailures.size()); ++I)
     error("the front end rejects the candidate " +
-          describeCandidate(Plan.Candidates[Failure.Candidate]) + ": " +
-          Failure.Error);
+          describeCandidate(
+              Plan.Candidates[Plan.FrontEndFailures[I].Candidate]) +
+          ": " + Plan.FrontEndFailures[I].Error);
+  if (Plan.FrontEndFailures.size() > MaxListed)
+    error("the front end rejects " +
+          std::to_string(Plan.FrontEndFailures.size() - MaxListed) +
+          " more candidates (add constraints that exclude them)");
   if (Plan.DefaultAdded)
     Err << "  (the kernel's defaults are not a candidate the constraints "
            "keep: they are compiled too, as the package's default)\n";
+  std::size_t ArchCount = Space->Archs.size();
+  bool SharedMemoryDrops =
+      std::any_of(Plan.SharedMemoryDrops.begin(), Plan.SharedMemoryDrops.end(),
+                  [](std::uint64_t Drops) { return Drops != 0; });
   Err << "  " << pad(Plan.Jobs.size(), Width) << " to compile ("
       << Plan.Candidates.size() - Plan.FrontEndFailures.size()
-      << " candidates x " << Space->Archs.size()
-      << " architectures, less the drops above)\n";
+      << " candidates for " << ArchCount
+      << (ArchCount == 1 ? " architecture" : " architectures")
+      << (SharedMemoryDrops ? ", less the shared-memory drops" : "")
+      << ")\n";
   Err.flush();
 }
 
@@ -235,11 +251,20 @@ void CompilePhase::compileAll() {
   Results.assign(Plan.Jobs.size(), CompiledVariant());
   Progress Display(Err, Plan.Jobs.size(), Options.ProgressBar);
   std::atomic<std::size_t> Next{0};
+  // The same warning from several jobs (a cache that cannot be written) is
+  // printed once.
+  std::mutex WarningsLock;
+  std::set<std::string> Warned;
   auto Work = [&] {
     for (std::size_t I = Next++; I < Plan.Jobs.size(); I = Next++) {
       const CompileJob &Job = Plan.Jobs[I];
       const Candidate &C = Plan.Candidates[Job.Candidate];
       Results[I] = compileVariant(Variants, C.Defines, Job.Target, C.Stem);
+      for (const std::string &Warning : Results[I].Warnings) {
+        std::lock_guard<std::mutex> Guard(WarningsLock);
+        if (Warned.insert(Warning).second)
+          Display.message(Warning);
+      }
       Display.jobFinished(describeJob(C.Stem, Job.Target, Results[I]),
                           !Results[I].Ok);
     }

@@ -82,6 +82,17 @@ void Progress::jobFinished(const std::string &Line, bool Failed) {
   draw();
 }
 
+void Progress::message(const std::string &Line) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (!Redraw || Finished) {
+    OS << Line << "\n";
+    OS.flush();
+    return;
+  }
+  OS << "\r\x1b[K" << Line << "\n";
+  draw();
+}
+
 void Progress::finish() {
   {
     std::lock_guard<std::mutex> Guard(Lock);

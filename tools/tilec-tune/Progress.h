@@ -36,6 +36,8 @@ public:
   /// Records that a job finished, failed or not, with its line (without a
   /// newline). On a terminal only failures' lines are printed.
   void jobFinished(const std::string &Line, bool Failed);
+  /// Prints `Line` (without a newline) above the status line.
+  void message(const std::string &Line);
   /// Clears the status line for good; nothing is drawn after it.
   void finish();
 

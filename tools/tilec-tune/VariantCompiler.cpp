@@ -97,6 +97,11 @@ CompiledVariant tilec::compileVariant(const VariantOptions &Options,
   int Status = runDriver(Driver, OutStream, ErrStream);
 
   CompiledVariant Result;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines)
+    if (Line.contains("warning: "))
+      Result.Warnings.push_back(Line.str());
   std::string Prefix = Stem + "." + getArchName(Target);
   Result.Metadata = Prefix + ".json";
   Result.Cubin = Prefix + ".cubin";

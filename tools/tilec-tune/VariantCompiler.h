@@ -39,6 +39,9 @@ struct CompiledVariant {
   bool Ok = false;
   /// Otherwise the first error, on one line.
   std::string Error;
+  /// The warnings the driver printed (such as a corrupt cache entry it
+  /// rebuilt), one per line.
+  std::vector<std::string> Warnings;
   /// The metadata JSON's and the cubin's file names in the output
   /// directory.
   std::string Metadata, Cubin;
