@@ -14,8 +14,7 @@ bool evaluateConstraints(const TuningSpace &Space, const Candidate &C,
   for (Broken = 0; Broken != Space.Constraints.size(); ++Broken) {
     const SpaceConstraint &Constraint = Space.Constraints[Broken];
     ExprError Failure;
-    std::optional<Constant> Value =
-        Constraint.Expr.evaluate(C.Values, Failure);
+    std::optional<Constant> Value = Constraint.Expr.evaluate(C.Values, Failure);
     if (!Value) {
       Diagnostic D;
       D.Loc = Space.getLoc(Constraint, Failure.Offset);
@@ -40,8 +39,8 @@ Candidate makeCandidate(const TuningSpace &Space,
     C.Values.push_back(Param.Default);
   for (std::size_t I = 0; I != Space.Parameters.size(); ++I) {
     const SpaceParameter &Parameter = Space.Parameters[I];
-    Constant Value = Point ? Parameter.Values[(*Point)[I]]
-                           : Params[Parameter.Index].Default;
+    Constant Value =
+        Point ? Parameter.Values[(*Point)[I]] : Params[Parameter.Index].Default;
     C.Values[Parameter.Index] = Value;
     C.Defines.push_back({Params[Parameter.Index].Name, Value.toString()});
   }

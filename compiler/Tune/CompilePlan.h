@@ -1,4 +1,4 @@
-//===- CompilePlan.h - What a tuning space's compile phase compiles -*- C++ -*-===//
+//===- CompilePlan.h - What a compile phase compiles ------------*- C++ -*-===//
 //
 // Expands a tuning space into candidates (every combination of its
 // parameters' values, the last parameter varying fastest), drops the

@@ -6,7 +6,6 @@
 #include "compiler/OutputNames.h"
 #include "compiler/Parser.h"
 
-
 using namespace tilec;
 
 namespace {

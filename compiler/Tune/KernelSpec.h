@@ -1,4 +1,4 @@
-//===- KernelSpec.h - A kernel of a .tile file, as a tuner sees it -*- C++ -*-===//
+//===- KernelSpec.h - A .tile kernel, as a tuner sees it --------*- C++ -*-===//
 //
 // What the tuner needs of the kernel a tuning space is for, from the front
 // end alone (no MLIR): its compile-time parameters with their kinds and

@@ -29,8 +29,7 @@ ordered_json tilec::describePackageIndex(const PackageIndex &Index) {
   ordered_json Json;
   Json["schema"] = PackageIndexSchema;
   Json["kernel"] = Index.Kernel;
-  Json["source"] = {{"path", Index.SourcePath},
-                    {"sha256", Index.SourceSha256}};
+  Json["source"] = {{"path", Index.SourcePath}, {"sha256", Index.SourceSha256}};
   Json["space"] = {{"path", Index.SpacePath}, {"sha256", Index.SpaceSha256}};
   ordered_json Archs = ordered_json::array();
   for (Arch A : Index.Archs)
@@ -54,8 +53,7 @@ ordered_json tilec::describePackageIndex(const PackageIndex &Index) {
     for (const auto &[Name, Value] : Variant.Defines)
       Defines[Name] = describeValue(Value);
     Entry["defines"] = std::move(Defines);
-    Entry["files"] = {{"metadata", Variant.Metadata},
-                      {"cubin", Variant.Cubin}};
+    Entry["files"] = {{"metadata", Variant.Metadata}, {"cubin", Variant.Cubin}};
     Entry["registers"] = Variant.Registers;
     Entry["spills"] = {{"stores", Variant.SpillStores},
                        {"loads", Variant.SpillLoads}};

@@ -72,8 +72,9 @@ struct PackageVariant {
 struct PackageIndex {
   /// The kernel's name.
   std::string Kernel;
-  /// The `.tile` file (as the space names it, relative to the space's
-  /// directory) and the SHA-256 of its bytes.
+  /// The `.tile` file, as the compile phase gave it to tilec (the space's
+  /// `spec`, relative to the space's directory), and the SHA-256 of its
+  /// bytes.
   std::string SourcePath, SourceSha256;
   /// The tuning space's file (as given) and the SHA-256 of its bytes.
   std::string SpacePath, SpaceSha256;

@@ -154,9 +154,8 @@ private:
   }
 
   void skipSpace() {
-    while (Pos != Text.size() &&
-           (Text[Pos] == ' ' || Text[Pos] == '\t' || Text[Pos] == '\n' ||
-            Text[Pos] == '\r'))
+    while (Pos != Text.size() && (Text[Pos] == ' ' || Text[Pos] == '\t' ||
+                                  Text[Pos] == '\n' || Text[Pos] == '\r'))
       ++Pos;
   }
 
@@ -273,8 +272,8 @@ private:
       return parseNumber();
     if (std::isalpha(uchar(C)) || C == '_')
       return parseName();
-    return fail(Pos, "expected a value, found '" + std::string(peekToken()) +
-                         "'");
+    return fail(Pos,
+                "expected a value, found '" + std::string(peekToken()) + "'");
   }
 
   NodePtr parseNumber() {
@@ -323,8 +322,8 @@ private:
     for (char Digit : Spelling)
       if (__builtin_mul_overflow(Value, 10, &Value) ||
           __builtin_add_overflow(Value, Digit - '0', &Value))
-        return fail(Start, "integer '" + Spelling +
-                               "' does not fit in 64 bits");
+        return fail(Start,
+                    "integer '" + Spelling + "' does not fit in 64 bits");
     Literal->Kind = Constant::Kind::Int;
     Literal->Value = Constant::getInt(Value);
     return Literal;
@@ -381,8 +380,8 @@ private:
       return fail(Start, Message);
     }
     if (!consume("("))
-      return fail(Pos, "'" + Name + "' is a function: write '" + Name +
-                           "(...)'");
+      return fail(Pos,
+                  "'" + Name + "' is a function: write '" + Name + "(...)'");
     std::vector<NodePtr> Args;
     if (!consume(")")) {
       while (true) {
@@ -393,23 +392,21 @@ private:
         if (consume(")"))
           break;
         if (!consume(","))
-          return fail(Pos, Pos == Text.size()
-                               ? "missing ')' after the arguments of '" +
-                                     Name + "'"
-                               : "expected ',' or ')', found '" +
-                                     std::string(peekToken()) + "'");
+          return fail(Pos,
+                      Pos == Text.size()
+                          ? "missing ')' after the arguments of '" + Name + "'"
+                          : "expected ',' or ')', found '" +
+                                std::string(peekToken()) + "'");
       }
     }
     if (Args.size() != Arity)
       return fail(Start, "'" + Name + "' takes " + std::to_string(Arity) +
                              (Arity == 1 ? " argument" : " arguments") +
                              ", but " + std::to_string(Args.size()) +
-                             (Args.size() == 1 ? " was" : " were") +
-                             " given");
+                             (Args.size() == 1 ? " was" : " were") + " given");
     if (*Function == ExprOp::Sizeof)
       return makeUnary(ExprOp::Sizeof, Start, std::move(Args[0]));
-    return makeBinary(*Function, Start, std::move(Args[0]),
-                      std::move(Args[1]));
+    return makeBinary(*Function, Start, std::move(Args[0]), std::move(Args[1]));
   }
 
   NodePtr makeUnary(ExprOp Op, std::size_t Offset, NodePtr Operand) {
@@ -454,8 +451,9 @@ private:
       bool IsFunction = Op == ExprOp::Min || Op == ExprOp::Max;
       return fail(Bad.Offset,
                   Spelling + " needs " + Needs + ", but its " +
-                      (IsFunction ? (IsLeft ? "first argument" : "second argument")
-                                  : (IsLeft ? "left operand" : "right operand")) +
+                      (IsFunction
+                           ? (IsLeft ? "first argument" : "second argument")
+                           : (IsLeft ? "left operand" : "right operand")) +
                       " is " + describeKind(Bad.Kind));
     };
     switch (Op) {
@@ -487,8 +485,9 @@ private:
     case ExprOp::Eq:
     case ExprOp::Ne:
       if (!(isNumber(L) && isNumber(R)) && L != R)
-        return fail(Offset, Spelling + " compares values of one kind, but its "
-                                       "left operand is " +
+        return fail(Offset, Spelling +
+                                " compares values of one kind, but its "
+                                "left operand is " +
                                 describeKind(L) + " and its right operand " +
                                 describeKind(R));
       Result->Kind = Constant::Kind::Bool;
@@ -690,8 +689,7 @@ SpaceExpr::parse(std::string_view Text,
 
 Constant::Kind SpaceExpr::getKind() const { return Root->Kind; }
 
-std::optional<Constant>
-SpaceExpr::evaluate(const std::vector<Constant> &Values,
-                    ExprError &Error) const {
+std::optional<Constant> SpaceExpr::evaluate(const std::vector<Constant> &Values,
+                                            ExprError &Error) const {
   return ExprEvaluator(Values, Error).evaluate(*Root);
 }

@@ -1,4 +1,4 @@
-//===- SpaceExpr.h - Expressions over a tuning space's parameters -*- C++ -*-===//
+//===- SpaceExpr.h - Expressions over tuning parameters ---------*- C++ -*-===//
 //
 // The constraints of a tuning space (docs/tuning.md) are expressions over the
 // kernel's compile-time parameters, such as
@@ -63,9 +63,9 @@ public:
   /// Parses `Text`, whose names are `Variables` (by index), element types,
   /// `true`, `false` and the functions, and checks its types. Returns
   /// nullopt and sets `Error` if it is malformed or ill-typed.
-  static std::optional<SpaceExpr> parse(std::string_view Text,
-                                        const std::vector<ExprVariable> &Variables,
-                                        ExprError &Error);
+  static std::optional<SpaceExpr>
+  parse(std::string_view Text, const std::vector<ExprVariable> &Variables,
+        ExprError &Error);
 
   /// Returns the kind of the expression's value.
   Constant::Kind getKind() const;
@@ -77,7 +77,8 @@ public:
                                    ExprError &Error) const;
 
 private:
-  explicit SpaceExpr(std::shared_ptr<const Node> Root) : Root(std::move(Root)) {}
+  explicit SpaceExpr(std::shared_ptr<const Node> Root)
+      : Root(std::move(Root)) {}
 
   std::shared_ptr<const Node> Root;
 };

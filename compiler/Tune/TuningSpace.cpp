@@ -35,9 +35,8 @@ SourceLoc TuningSpace::getLoc(const SpaceConstraint &C,
 namespace {
 
 /// The keys of a tuning space, in the order docs/tuning.md lists them.
-constexpr const char *TopLevelKeys[] = {"spec",        "kernel", "arch",
-                                        "parameters",  "constraints",
-                                        "limits",      "shapes"};
+constexpr const char *TopLevelKeys[] = {
+    "spec", "kernel", "arch", "parameters", "constraints", "limits", "shapes"};
 /// The keys of `limits`.
 constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes"};
 
@@ -217,8 +216,8 @@ SpaceLoader::readMap(const YAML::Node &Map, const char *What,
       }
     if (Duplicate)
       continue;
-    if (!Known.empty() && std::find(Known.begin(), Known.end(),
-                                    Key.Scalar()) == Known.end()) {
+    if (!Known.empty() &&
+        std::find(Known.begin(), Known.end(), Key.Scalar()) == Known.end()) {
       std::string Message = "unknown key '" + Key.Scalar() + "' in " + What;
       std::string Closest = closestName(Key.Scalar(), Known);
       if (!Closest.empty()) {
@@ -284,10 +283,9 @@ void SpaceLoader::loadArchs(const YAML::Node &Node) {
     std::optional<Arch> A = parseArch(*Name);
     if (!A) {
       std::string Future = describeFutureArch(*Name);
-      error(Item, !Future.empty()
-                      ? Future
-                      : "unknown architecture '" + *Name +
-                            "' (valid: " + getArchList() + ")");
+      error(Item, !Future.empty() ? Future
+                                  : "unknown architecture '" + *Name +
+                                        "' (valid: " + getArchList() + ")");
       continue;
     }
     if (std::find(Space.Archs.begin(), Space.Archs.end(), *A) !=
@@ -313,8 +311,9 @@ void SpaceLoader::loadParameters(const Entry &Parameters) {
   std::vector<SpaceParameter> Loaded;
   for (const Entry &E : *Entries) {
     const std::string &Name = E.Key.Scalar();
-    auto Found = std::find_if(Params.begin(), Params.end(),
-                              [&](const KernelParam &P) { return P.Name == Name; });
+    auto Found =
+        std::find_if(Params.begin(), Params.end(),
+                     [&](const KernelParam &P) { return P.Name == Name; });
     if (Found == Params.end()) {
       std::string Message = "'" + Name +
                             "' is not a compile-time parameter of kernel '" +
@@ -415,9 +414,10 @@ void SpaceLoader::loadConstraints(const YAML::Node &Node) {
 }
 
 void SpaceLoader::loadLimits(const YAML::Node &Node) {
-  std::optional<std::vector<Entry>> Entries = readMap(
-      Node, "'limits'", std::vector<std::string_view>(std::begin(LimitKeys),
-                                                      std::end(LimitKeys)));
+  std::optional<std::vector<Entry>> Entries =
+      readMap(Node, "'limits'",
+              std::vector<std::string_view>(std::begin(LimitKeys),
+                                            std::end(LimitKeys)));
   if (!Entries)
     return;
   for (const Entry &E : *Entries) {
@@ -425,8 +425,8 @@ void SpaceLoader::loadLimits(const YAML::Node &Node) {
       if (std::optional<std::int64_t> Value =
               readInt(E.Value, "'max_registers'", 1, 255))
         Space.Limits.MaxRegisters = static_cast<unsigned>(*Value);
-    } else if (std::optional<std::int64_t> Value = readInt(
-                   E.Value, "'max_spill_bytes'", 0, INT32_MAX)) {
+    } else if (std::optional<std::int64_t> Value =
+                   readInt(E.Value, "'max_spill_bytes'", 0, INT32_MAX)) {
       Space.Limits.MaxSpillBytes = static_cast<std::uint64_t>(*Value);
     }
   }
@@ -454,12 +454,10 @@ void SpaceLoader::loadShapes(const Entry &Shapes) {
     for (const Entry &E : *Entries) {
       auto Found = std::find(Dims.begin(), Dims.end(), E.Key.Scalar());
       if (Found == Dims.end()) {
-        std::string Message = "'" + E.Key.Scalar() +
-                              "' is not a dimension of kernel '" +
-                              Space.Kernel->getName() + "' (" +
-                              (Dims.empty() ? "it has none"
-                                            : "its dimensions: " + DimList) +
-                              ")";
+        std::string Message =
+            "'" + E.Key.Scalar() + "' is not a dimension of kernel '" +
+            Space.Kernel->getName() + "' (" +
+            (Dims.empty() ? "it has none" : "its dimensions: " + DimList) + ")";
         std::string Closest = closestName(E.Key.Scalar(), DimNames);
         if (!Closest.empty())
           Message += "; did you mean '" + Closest + "'?";
@@ -527,9 +525,9 @@ bool SpaceLoader::load(const YAML::Node &Root) {
     return false;
   std::filesystem::path SpecPath(*SpecName);
   if (SpecPath.is_relative())
-    SpecPath = (std::filesystem::path(Space.File->getName()).parent_path() /
-                SpecPath)
-                   .lexically_normal();
+    SpecPath =
+        (std::filesystem::path(Space.File->getName()).parent_path() / SpecPath)
+            .lexically_normal();
   std::string Problem;
   std::optional<std::string> Contents = readFile(SpecPath.string(), Problem);
   if (!Contents) {
@@ -563,8 +561,8 @@ bool SpaceLoader::load(const YAML::Node &Root) {
 
 } // namespace
 
-std::unique_ptr<TuningSpace> tilec::loadTuningSpace(const std::string &Path,
-                                                    const DiagnosticSink &Sink) {
+std::unique_ptr<TuningSpace>
+tilec::loadTuningSpace(const std::string &Path, const DiagnosticSink &Sink) {
   auto Space = std::make_unique<TuningSpace>();
   std::string Problem;
   std::optional<std::string> Contents = readFile(Path, Problem);

@@ -43,8 +43,7 @@ double secondsSince(Clock::time_point Start) {
 /// Returns `Value` right-aligned in `Width` columns.
 std::string pad(std::uint64_t Value, std::size_t Width) {
   std::string Text = std::to_string(Value);
-  return std::string(Width > Text.size() ? Width - Text.size() : 0, ' ') +
-         Text;
+  return std::string(Width > Text.size() ? Width - Text.size() : 0, ' ') + Text;
 }
 
 /// Returns the job's description for the progress lines:
@@ -166,8 +165,8 @@ void CompilePhase::reportPlan() {
     Archs += (Archs.empty() ? "" : ", ") + std::string(getArchName(A));
   std::size_t Width = std::to_string(Plan.Expanded).size();
   Err << "tilec-tune: " << Space->Kernel->getName() << " ("
-      << Space->Kernel->getPath() << ") for " << Archs << ": "
-      << Plan.Expanded << " candidates\n";
+      << Space->Kernel->getPath() << ") for " << Archs << ": " << Plan.Expanded
+      << " candidates\n";
   for (std::size_t I = 0; I != Space->Constraints.size(); ++I) {
     const SpaceConstraint &C = Space->Constraints[I];
     SourceLoc Loc = Space->getLoc(C, 0);
@@ -178,16 +177,16 @@ void CompilePhase::reportPlan() {
     if (Plan.SharedMemoryDrops[A])
       Err << "  " << pad(Plan.SharedMemoryDrops[A], Width)
           << " need more shared memory than a block of "
-          << getArchName(Space->Archs[A]) << " has (the first: "
-          << Plan.SharedMemoryExamples[A] << ")\n";
+          << getArchName(Space->Archs[A])
+          << " has (the first: " << Plan.SharedMemoryExamples[A] << ")\n";
   // The first few: a space with many may break one rule many times.
   constexpr std::size_t MaxListed = 10;
   for (std::size_t I = 0;
        I != std::min(MaxListed, Plan.FrontEndFailures.size()); ++I)
-    error("the front end rejects the candidate " +
-          describeCandidate(
-              Plan.Candidates[Plan.FrontEndFailures[I].Candidate]) +
-          ": " + Plan.FrontEndFailures[I].Error);
+    error(
+        "the front end rejects the candidate " +
+        describeCandidate(Plan.Candidates[Plan.FrontEndFailures[I].Candidate]) +
+        ": " + Plan.FrontEndFailures[I].Error);
   if (Plan.FrontEndFailures.size() > MaxListed)
     error("the front end rejects " +
           std::to_string(Plan.FrontEndFailures.size() - MaxListed) +
@@ -203,8 +202,7 @@ void CompilePhase::reportPlan() {
       << Plan.Candidates.size() - Plan.FrontEndFailures.size()
       << " candidates for " << ArchCount
       << (ArchCount == 1 ? " architecture" : " architectures")
-      << (SharedMemoryDrops ? ", less the shared-memory drops" : "")
-      << ")\n";
+      << (SharedMemoryDrops ? ", less the shared-memory drops" : "") << ")\n";
   Err.flush();
 }
 
@@ -213,8 +211,8 @@ void CompilePhase::reportPlan() {
 bool CompilePhase::prepareStaging() {
   std::string Problem;
   if (!canReplace(Options.OutputDir, Problem)) {
-    error("cannot write the package to '" + Options.OutputDir + "': " +
-          Problem + "; name another directory");
+    error("cannot write the package to '" + Options.OutputDir +
+          "': " + Problem + "; name another directory");
     return false;
   }
   llvm::SmallString<256> Output(Options.OutputDir);
@@ -230,8 +228,8 @@ bool CompilePhase::prepareStaging() {
       return false;
     }
   llvm::SmallString<256> Path;
-  if (std::error_code Failure = llvm::sys::fs::createUniqueDirectory(
-          Output + ".partial", Path)) {
+  if (std::error_code Failure =
+          llvm::sys::fs::createUniqueDirectory(Output + ".partial", Path)) {
     error("cannot create a staging directory beside '" + Options.OutputDir +
           "': " + Failure.message());
     return false;
@@ -387,8 +385,7 @@ bool CompilePhase::writePackage(double CompileSeconds) {
   if (llvm::sys::fs::exists(Options.OutputDir))
     if (std::error_code Failure =
             llvm::sys::fs::remove_directories(Options.OutputDir)) {
-      error("cannot replace '" + Options.OutputDir +
-            "': " + Failure.message());
+      error("cannot replace '" + Options.OutputDir + "': " + Failure.message());
       return false;
     }
   if (std::error_code Failure =
@@ -428,8 +425,8 @@ int CompilePhase::run() {
     return 1;
   Threads = Options.Jobs ? Options.Jobs
                          : llvm::hardware_concurrency().compute_thread_count();
-  Threads = std::max(1u, std::min<unsigned>(
-                             Threads, static_cast<unsigned>(Plan.Jobs.size())));
+  Threads = std::max(
+      1u, std::min<unsigned>(Threads, static_cast<unsigned>(Plan.Jobs.size())));
   Clock::time_point CompileStart = Clock::now();
   compileAll();
   double CompileSeconds = secondsSince(CompileStart);

@@ -1,4 +1,4 @@
-//===- CompilePhase.h - tilec-tune compile: a space to a package -*- C++ -*-===//
+//===- CompilePhase.h - tilec-tune compile ----------------------*- C++ -*-===//
 //
 // The compile phase of tuning (docs/tuning.md), which needs no GPU:
 //   1. read the tuning space and its kernel (compiler/Tune/TuningSpace.h),

@@ -41,11 +41,11 @@ Progress::~Progress() { finish(); }
 std::string Progress::formatStatus() const {
   constexpr std::size_t Width = 24;
   std::size_t Filled = Total ? Done * Width / Total : Width;
-  double Elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
-  std::string Line = "[" + std::string(Filled, '#') +
-                     std::string(Width - Filled, '.') + "] ";
+  double Elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  std::string Line =
+      "[" + std::string(Filled, '#') + std::string(Width - Filled, '.') + "] ";
   char Counts[64];
   std::snprintf(Counts, sizeof(Counts), "%zu/%zu %3zu%%", Done, Total,
                 Total ? Done * 100 / Total : 100);

@@ -37,10 +37,9 @@ bool readResources(const std::string &Path, CompiledVariant &Result) {
     Result.Error = "cannot read '" + Path + "': " + Buffer.getError().message();
     return false;
   }
-  nlohmann::json Json =
-      nlohmann::json::parse((*Buffer)->getBuffer().begin(),
-                            (*Buffer)->getBuffer().end(), nullptr,
-                            /*allow_exceptions=*/false);
+  nlohmann::json Json = nlohmann::json::parse(
+      (*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
+      /*allow_exceptions=*/false);
   const nlohmann::json *Resources =
       Json.is_object() && Json.contains("resources") ? &Json["resources"]
                                                      : nullptr;
@@ -112,8 +111,8 @@ CompiledVariant tilec::compileVariant(const VariantOptions &Options,
     llvm::sys::path::append(Path, Result.Metadata);
     Result.Ok = readResources(std::string(Path), Result);
   }
-  Result.Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  Result.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Result;
 }

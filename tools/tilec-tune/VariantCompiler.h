@@ -1,4 +1,4 @@
-//===- VariantCompiler.h - Compiles one variant of a tuning space -*- C++ -*-===//
+//===- VariantCompiler.h - One variant of a space ---------------*- C++ -*-===//
 //
 // One job of the compile phase: the kernel of a tuning space with a
 // candidate's `-D` values, for one architecture, compiled in process by the

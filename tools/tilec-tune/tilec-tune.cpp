@@ -46,17 +46,19 @@ int main(int Argc, char **Argv) {
   CLI::App *Compile = App.add_subcommand(
       "compile", "Compile a tuning space's candidates into a kernel package "
                  "(no GPU needed)");
-  Compile->add_option("space", Options.SpacePath,
-                      "The tuning space (a YAML file, such as "
-                      "specs/gemm.tune.yaml)")
+  Compile
+      ->add_option("space", Options.SpacePath,
+                   "The tuning space (a YAML file, such as "
+                   "specs/gemm.tune.yaml)")
       ->required();
   Compile
       ->add_option("-o,--output", Options.OutputDir,
                    "The package's directory (replaced if it holds a "
                    "package)")
       ->required();
-  Compile->add_option("-j,--jobs", Options.Jobs,
-                      "Compile on this many threads (default: one per core)")
+  Compile
+      ->add_option("-j,--jobs", Options.Jobs,
+                   "Compile on this many threads (default: one per core)")
       ->check(CLI::Range(1u, 1024u));
   Compile->add_flag("--no-cache", Options.NoCache,
                     "Compile every candidate without reading or writing the "

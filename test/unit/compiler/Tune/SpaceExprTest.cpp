@@ -10,18 +10,22 @@ namespace {
 
 /// The variables of the tests: a GEMM's parameters.
 const std::vector<ExprVariable> Variables = {
-    {"dtype", Constant::Kind::Type},    {"block_M", Constant::Kind::Int},
-    {"block_N", Constant::Kind::Int},   {"block_K", Constant::Kind::Int},
-    {"stages", Constant::Kind::Int},    {"threads", Constant::Kind::Int},
-    {"scale", Constant::Kind::Float},   {"swizzle", Constant::Kind::Bool},
+    {"dtype", Constant::Kind::Type},  {"block_M", Constant::Kind::Int},
+    {"block_N", Constant::Kind::Int}, {"block_K", Constant::Kind::Int},
+    {"stages", Constant::Kind::Int},  {"threads", Constant::Kind::Int},
+    {"scale", Constant::Kind::Float}, {"swizzle", Constant::Kind::Bool},
 };
 
 /// Their values: f16, 128 x 256 x 64 tiles, 3 stages, 256 threads.
 const std::vector<Constant> Values = {
-    Constant::getType(ScalarKind::F16), Constant::getInt(128),
-    Constant::getInt(256),              Constant::getInt(64),
-    Constant::getInt(3),                Constant::getInt(256),
-    Constant::getFloat(0.5),            Constant::getBool(true),
+    Constant::getType(ScalarKind::F16),
+    Constant::getInt(128),
+    Constant::getInt(256),
+    Constant::getInt(64),
+    Constant::getInt(3),
+    Constant::getInt(256),
+    Constant::getFloat(0.5),
+    Constant::getBool(true),
 };
 
 /// Parses and evaluates `Text`; fails the test on an error.
@@ -115,8 +119,7 @@ TEST_CASE("min and max", "[space-expr]") {
   CHECK(eval("min(max(1, 2), 3) * 2").Int == 4);
 }
 
-TEST_CASE("&& and || stop at the first operand that decides",
-          "[space-expr]") {
+TEST_CASE("&& and || stop at the first operand that decides", "[space-expr]") {
   std::vector<Constant> ZeroK = Values;
   ZeroK[3] = Constant::getInt(0);
   CHECK_FALSE(eval("block_K != 0 && block_M / block_K > 1", ZeroK).Bool);
