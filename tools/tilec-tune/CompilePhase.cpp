@@ -28,12 +28,6 @@ using namespace tilec;
 
 namespace {
 
-/// The registers of one multiprocessor, on every architecture of
-/// compiler/Target.h: a block's threads share them.
-constexpr unsigned RegistersPerMultiprocessor = 65536;
-/// Registers are given to each warp in units of this many.
-constexpr unsigned RegisterAllocationUnit = 256;
-
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point Start) {
@@ -62,8 +56,10 @@ std::string describeJob(const std::string &Stem, Arch Target,
 }
 
 /// Returns why a compiled variant is dropped: it spills more than the
-/// space allows, it uses more registers than `max_registers`, or a block of
-/// it needs more registers than a multiprocessor has. Empty if it is kept.
+/// space allows or uses more registers than `max_registers`. (A block always
+/// gets its registers: the PTX bounds its threads with `.maxntid`, so ptxas
+/// spills rather than use more than a multiprocessor has.) Empty if it is
+/// kept.
 std::string checkBudget(const SpaceLimits &Limits,
                         const CompiledVariant &Variant, bool &Spills) {
   Spills = false;
@@ -78,15 +74,6 @@ std::string checkBudget(const SpaceLimits &Limits,
     return std::to_string(Variant.Registers) +
            " registers per thread, more than max_registers " +
            std::to_string(*Limits.MaxRegisters);
-  std::uint64_t PerWarp =
-      (std::uint64_t(Variant.Registers) * 32 + RegisterAllocationUnit - 1) /
-      RegisterAllocationUnit * RegisterAllocationUnit;
-  std::uint64_t Warps = (Variant.Threads + 31) / 32;
-  if (PerWarp * Warps > RegistersPerMultiprocessor)
-    return "a block of " + std::to_string(Variant.Threads) + " threads at " +
-           std::to_string(Variant.Registers) + " registers needs " +
-           std::to_string(PerWarp * Warps) + " registers, more than the " +
-           std::to_string(RegistersPerMultiprocessor) + " of a multiprocessor";
   return "";
 }
 
@@ -290,6 +277,7 @@ bool CompilePhase::writePackage(double CompileSeconds) {
   Index.Default = Plan.Candidates[Plan.Default].Stem;
 
   std::uint64_t Failed = 0, Spilling = 0, OverBudget = 0;
+  std::vector<std::string> Dropped;
   std::vector<std::size_t> Kept;
   double Slowest = 0;
   std::size_t SlowestJob = 0;
@@ -310,6 +298,7 @@ bool CompilePhase::writePackage(double CompileSeconds) {
     bool IsDefault = Job.Candidate == Plan.Default;
     if (!Drop.empty() && !IsDefault) {
       ++(Spills ? Spilling : OverBudget);
+      Dropped.push_back(C.Stem + " " + getArchName(Job.Target) + ": " + Drop);
       for (const std::string &File : {Result.Metadata, Result.Cubin}) {
         llvm::SmallString<256> Path(Staging);
         llvm::sys::path::append(Path, File);
@@ -365,11 +354,12 @@ bool CompilePhase::writePackage(double CompileSeconds) {
         << getArchName(Plan.Jobs[SlowestJob].Target) << ": "
         << llvm::format("%.1f", Slowest) << " s";
   Err << ")\n";
+  for (const std::string &Line : Dropped)
+    Err << "  dropped " << Line << "\n";
   Err << "  " << pad(Spilling, Width) << " spill more than "
       << Space->Limits.MaxSpillBytes << " B\n";
   Err << "  " << pad(OverBudget, Width)
-      << " exceed the register budget (max_registers, or a block's share of "
-         "a multiprocessor's registers)\n";
+      << " exceed the register budget (max_registers)\n";
   if (Failed)
     Err << "  " << pad(Failed, Width) << " failed to compile\n";
   Err << "  " << pad(Index.Variants.size(), Width) << " kept\n";
