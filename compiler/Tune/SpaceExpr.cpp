@@ -2,8 +2,10 @@
 
 #include "compiler/Tune/SpaceExpr.h"
 
+#include "compiler/Limits.h"
 #include "compiler/Suggestions.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -47,6 +49,8 @@ struct SpaceExpr::Node {
   std::size_t Index = 0;
   /// The operands (one or two).
   std::shared_ptr<const Node> Lhs, Rhs;
+  /// The height of the tree below and including the node (1 for a leaf).
+  unsigned Height = 1;
 };
 
 using Node = SpaceExpr::Node;
@@ -234,7 +238,20 @@ private:
       fail(Pos, "'|' is not an operator here; write '||' for 'or'");
   }
 
+  /// Parses a unary expression; every nested level of the expression
+  /// (a parenthesis, an argument, a unary operator) comes through here.
   NodePtr parseUnary() {
+    if (Depth == limits::MaxNestingDepth)
+      return fail(Pos, "the expression nests more than " +
+                           std::to_string(limits::MaxNestingDepth) +
+                           " levels deep");
+    ++Depth;
+    NodePtr Result = parseUnaryOperand();
+    --Depth;
+    return Result;
+  }
+
+  NodePtr parseUnaryOperand() {
     std::size_t OpPos = Pos;
     if (consume("-")) {
       NodePtr Operand = parseUnary();
@@ -435,7 +452,18 @@ private:
       Result->Kind = Constant::Kind::Int;
       break;
     }
+    Result->Height = Operand->Height + 1;
     Result->Lhs = std::move(Operand);
+    return checkHeight(std::move(Result));
+  }
+
+  /// Fails on a tree too tall to evaluate recursively (a long chain of
+  /// operators).
+  NodePtr checkHeight(std::shared_ptr<Node> Result) {
+    if (Result->Height > limits::MaxExprHeight)
+      return fail(Result->Offset, "the expression is too large (more than " +
+                                      std::to_string(limits::MaxExprHeight) +
+                                      " operations deep)");
     return Result;
   }
 
@@ -501,9 +529,10 @@ private:
     default:
       break;
     }
+    Result->Height = std::max(Lhs->Height, Rhs->Height) + 1;
     Result->Lhs = std::move(Lhs);
     Result->Rhs = std::move(Rhs);
-    return Result;
+    return checkHeight(std::move(Result));
   }
 
   /// Returns true if `K` is a valid operand kind of binary `Op`.
@@ -523,6 +552,7 @@ private:
   const std::vector<ExprVariable> &Variables;
   ExprError &Error;
   std::size_t Pos = 0;
+  unsigned Depth = 0;
   bool Failed = false;
 };
 

@@ -232,3 +232,18 @@ TEST_CASE("evaluation errors: division by zero, overflow", "[space-expr]") {
   E = evalError("-(-9223372036854775807 - 1)");
   CHECK(E.Message == "integer overflow: -(-9223372036854775808)");
 }
+
+TEST_CASE("expressions too deep to evaluate are errors", "[space-expr]") {
+  ExprError E = parseError(std::string(300, '(') + "1" + std::string(300, ')'));
+  CHECK(E.Offset == 200);
+  CHECK(E.Message == "the expression nests more than 200 levels deep");
+  E = parseError(std::string(300, '-') + "1");
+  CHECK(E.Message == "the expression nests more than 200 levels deep");
+  std::string Chain = "1";
+  for (int I = 0; I != 300; ++I)
+    Chain += " + 1";
+  E = parseError(Chain);
+  CHECK(E.Message ==
+        "the expression is too large (more than 256 operations deep)");
+  CHECK(eval(std::string(150, '(') + "1" + std::string(150, ')')).Int == 1);
+}
