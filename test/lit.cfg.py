@@ -9,7 +9,7 @@ from lit.llvm import llvm_config
 
 config.name = "TILEC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".tile"]
+config.suffixes = [".mlir", ".tile", ".yaml"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
@@ -80,5 +80,5 @@ config.substitutions.append(("%cache-tool", "%s %s" % (
     os.path.join(config.test_source_root, "compiler", "cache", "Inputs",
                  "cache-tool.py"))))
 
-tools = ["tile-opt", "tilec", "tile-host-run"]
+tools = ["tile-opt", "tilec", "tilec-tune", "tile-host-run"]
 llvm_config.add_tool_substitutions(tools, config.tilec_tools_dirs)

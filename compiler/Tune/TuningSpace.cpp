@@ -1,0 +1,597 @@
+//===- TuningSpace.cpp - A kernel's tuning space, read from YAML ----------===//
+
+#include "compiler/Tune/TuningSpace.h"
+
+#include "compiler/Limits.h"
+#include "compiler/Suggestions.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace tilec;
+
+std::vector<ExprVariable> TuningSpace::getVariables() const {
+  std::vector<ExprVariable> Variables;
+  for (const KernelParam &Param : Kernel->getParams())
+    Variables.push_back({Param.Name, Param.Default.K});
+  return Variables;
+}
+
+SourceLoc TuningSpace::getLoc(const SpaceConstraint &C,
+                              std::size_t Offset) const {
+  return File->getLoc(
+      static_cast<std::uint32_t>(C.Exact ? C.Offset + Offset : C.Offset));
+}
+
+namespace {
+
+/// The keys of a tuning space, in the order docs/tuning.md lists them.
+constexpr const char *TopLevelKeys[] = {
+    "spec", "kernel", "arch", "parameters", "constraints", "limits", "shapes"};
+/// The keys of `limits`.
+constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes"};
+
+/// Reads the file `Path`, or returns nullopt with `Problem` set.
+std::optional<std::string> readFile(const std::string &Path,
+                                    std::string &Problem) {
+  std::error_code Failure;
+  if (std::filesystem::is_directory(Path, Failure)) {
+    Problem = "it is a directory";
+    return std::nullopt;
+  }
+  std::ifstream In(Path, std::ios::binary);
+  if (!In) {
+    Problem = std::strerror(errno);
+    return std::nullopt;
+  }
+  std::ostringstream Contents;
+  Contents << In.rdbuf();
+  if (In.bad()) {
+    Problem = "read error";
+    return std::nullopt;
+  }
+  if (Contents.str().size() > limits::MaxSourceBytes) {
+    Problem = "it is larger than " + std::to_string(limits::MaxSourceBytes) +
+              " bytes";
+    return std::nullopt;
+  }
+  return Contents.str();
+}
+
+/// Parses a decimal integer, optionally negative, within int64.
+std::optional<std::int64_t> parseInt(const std::string &Text) {
+  std::int64_t Value = 0;
+  const char *End = Text.data() + Text.size();
+  auto [Ptr, Failure] = std::from_chars(Text.data(), End, Value);
+  if (Failure != std::errc() || Ptr != End)
+    return std::nullopt;
+  return Value;
+}
+
+/// Parses a number as the tile language spells it (`2`, `1.5`, `1e-3`),
+/// optionally negative, that fits a double.
+std::optional<double> parseFloat(const std::string &Text) {
+  std::string_view Digits = Text;
+  if (!Digits.empty() && Digits[0] == '-')
+    Digits.remove_prefix(1);
+  if (Digits.empty() || !std::isdigit(static_cast<unsigned char>(Digits[0])))
+    return std::nullopt;
+  for (char C : Digits)
+    if (!std::isdigit(static_cast<unsigned char>(C)) && C != '.' && C != 'e' &&
+        C != 'E' && C != '+' && C != '-')
+      return std::nullopt;
+  char *End = nullptr;
+  errno = 0;
+  double Value = std::strtod(Text.c_str(), &End);
+  if (End != Text.c_str() + Text.size() || errno == ERANGE ||
+      !std::isfinite(Value))
+    return std::nullopt;
+  return Value;
+}
+
+/// Reads a YAML scalar as a compile-time value of kind `K`.
+std::optional<Constant> parseValue(const std::string &Text, Constant::Kind K) {
+  switch (K) {
+  case Constant::Kind::Int:
+    if (std::optional<std::int64_t> Int = parseInt(Text))
+      return Constant::getInt(*Int);
+    break;
+  case Constant::Kind::Float:
+    if (std::optional<double> Float = parseFloat(Text))
+      return Constant::getFloat(*Float);
+    break;
+  case Constant::Kind::Bool:
+    if (Text == "true" || Text == "false")
+      return Constant::getBool(Text == "true");
+    break;
+  case Constant::Kind::Type:
+    if (std::optional<ScalarKind> Type = parseElementType(Text))
+      return Constant::getType(*Type);
+    break;
+  }
+  return std::nullopt;
+}
+
+/// Returns true if two values of one kind are the same.
+bool sameValue(const Constant &A, const Constant &B) {
+  return A.toString() == B.toString();
+}
+
+/// Reads the YAML of a tuning space into a TuningSpace, reporting problems
+/// at their place in the file.
+class SpaceLoader {
+public:
+  SpaceLoader(TuningSpace &Space, const DiagnosticSink &Sink)
+      : Space(Space), Sink(Sink) {}
+
+  /// Loads the space; false after any error.
+  bool load(const YAML::Node &Root);
+
+  /// Reports an error at byte `Offset` of the YAML file.
+  void error(std::size_t Offset, std::string Message) {
+    ++Errors;
+    Diagnostic D;
+    D.Loc = Space.File->getLoc(static_cast<std::uint32_t>(Offset));
+    D.Message = std::move(Message);
+    Sink(renderDiagnostic(Space.File.get(), "tilec-tune", D));
+  }
+  /// Reports an error at `Node`.
+  void error(const YAML::Node &Node, std::string Message) {
+    error(Node.Mark().pos, std::move(Message));
+  }
+
+  unsigned getNumErrors() const { return Errors; }
+
+private:
+  /// A key of a map, with its value.
+  struct Entry {
+    YAML::Node Key;
+    YAML::Node Value;
+  };
+
+  std::optional<std::vector<Entry>>
+  readMap(const YAML::Node &Map, const char *What,
+          const std::vector<std::string_view> &Known);
+  std::optional<std::string> readString(const YAML::Node &Node,
+                                        const char *What);
+  std::vector<YAML::Node> readList(const YAML::Node &Node);
+  bool checkTag(const YAML::Node &Node);
+  void loadArchs(const YAML::Node &Node);
+  void loadParameters(const Entry &Parameters);
+  void loadConstraints(const YAML::Node &Node);
+  void loadLimits(const YAML::Node &Node);
+  void loadShapes(const Entry &Shapes);
+  std::optional<std::int64_t> readInt(const YAML::Node &Node, const char *What,
+                                      std::int64_t Min, std::int64_t Max);
+
+  TuningSpace &Space;
+  const DiagnosticSink &Sink;
+  unsigned Errors = 0;
+};
+
+/// Checks that `Node` has no explicit YAML tag (`!foo`), which would change
+/// what a value means: an expression starting with `!` must be quoted.
+bool SpaceLoader::checkTag(const YAML::Node &Node) {
+  const std::string &Tag = Node.Tag();
+  if (Tag.empty() || Tag == "?" || Tag == "!")
+    return true;
+  error(Node, "YAML reads '" + Tag +
+                  "' as a tag; quote a value that starts with '!'");
+  return false;
+}
+
+/// Returns the entries of the map `Map` (`What` names it in messages),
+/// reporting keys that are not strings, duplicates and, when `Known` is
+/// not empty, keys not in it. Nullopt if `Map` is not a map.
+std::optional<std::vector<SpaceLoader::Entry>>
+SpaceLoader::readMap(const YAML::Node &Map, const char *What,
+                     const std::vector<std::string_view> &Known) {
+  if (!Map.IsMap()) {
+    error(Map, std::string(What) + " must be a map (`key: value` lines)");
+    return std::nullopt;
+  }
+  std::vector<Entry> Entries;
+  for (auto It = Map.begin(); It != Map.end(); ++It) {
+    YAML::Node Key = It->first, Value = It->second;
+    if (!Key.IsScalar() || !checkTag(Key)) {
+      if (!Key.IsScalar())
+        error(Key, std::string("the keys of ") + What + " are names");
+      continue;
+    }
+    bool Duplicate = false;
+    for (const Entry &Earlier : Entries)
+      if (Earlier.Key.Scalar() == Key.Scalar()) {
+        error(Key, "duplicate key '" + Key.Scalar() + "' (first at line " +
+                       std::to_string(Earlier.Key.Mark().line + 1) + ")");
+        Duplicate = true;
+      }
+    if (Duplicate)
+      continue;
+    if (!Known.empty() &&
+        std::find(Known.begin(), Known.end(), Key.Scalar()) == Known.end()) {
+      std::string Message = "unknown key '" + Key.Scalar() + "' in " + What;
+      std::string Closest = closestName(Key.Scalar(), Known);
+      if (!Closest.empty()) {
+        Message += "; did you mean '" + Closest + "'?";
+      } else {
+        Message += " (expected ";
+        for (std::size_t I = 0; I != Known.size(); ++I)
+          Message += (I ? I + 1 == Known.size() ? " or " : ", " : "") +
+                     std::string(Known[I]);
+        Message += ")";
+      }
+      error(Key, Message);
+      continue;
+    }
+    Entries.push_back({Key, Value});
+  }
+  return Entries;
+}
+
+std::optional<std::string> SpaceLoader::readString(const YAML::Node &Node,
+                                                   const char *What) {
+  if (!checkTag(Node))
+    return std::nullopt;
+  if (!Node.IsScalar() || Node.Scalar().empty()) {
+    error(Node, std::string(What) + " must be a non-empty string");
+    return std::nullopt;
+  }
+  return Node.Scalar();
+}
+
+/// Returns the elements of a list, or a scalar as a list of one.
+std::vector<YAML::Node> SpaceLoader::readList(const YAML::Node &Node) {
+  std::vector<YAML::Node> Items;
+  if (Node.IsSequence())
+    for (const YAML::Node &Item : Node)
+      Items.push_back(Item);
+  else
+    Items.push_back(Node);
+  return Items;
+}
+
+std::optional<std::int64_t> SpaceLoader::readInt(const YAML::Node &Node,
+                                                 const char *What,
+                                                 std::int64_t Min,
+                                                 std::int64_t Max) {
+  std::optional<std::int64_t> Value;
+  if (Node.IsScalar() && checkTag(Node))
+    Value = parseInt(Node.Scalar());
+  if (!Value || *Value < Min || *Value > Max) {
+    error(Node, std::string(What) + " must be an integer from " +
+                    std::to_string(Min) + " to " + std::to_string(Max) +
+                    (Node.IsScalar() ? ", not '" + Node.Scalar() + "'" : ""));
+    return std::nullopt;
+  }
+  return Value;
+}
+
+void SpaceLoader::loadArchs(const YAML::Node &Node) {
+  for (const YAML::Node &Item : readList(Node)) {
+    std::optional<std::string> Name = readString(Item, "an architecture");
+    if (!Name)
+      continue;
+    std::optional<Arch> A = parseArch(*Name);
+    if (!A) {
+      std::string Future = describeFutureArch(*Name);
+      error(Item, !Future.empty() ? Future
+                                  : "unknown architecture '" + *Name +
+                                        "' (valid: " + getArchList() + ")");
+      continue;
+    }
+    if (std::find(Space.Archs.begin(), Space.Archs.end(), *A) !=
+        Space.Archs.end()) {
+      error(Item, "architecture '" + *Name + "' is listed twice");
+      continue;
+    }
+    Space.Archs.push_back(*A);
+  }
+  if (Space.Archs.empty() && Node.IsSequence() && Node.size() == 0)
+    error(Node, "'arch' lists no architecture");
+}
+
+void SpaceLoader::loadParameters(const Entry &Parameters) {
+  std::optional<std::vector<Entry>> Entries =
+      readMap(Parameters.Value, "'parameters'", {});
+  if (!Entries)
+    return;
+  const std::vector<KernelParam> &Params = Space.Kernel->getParams();
+  std::vector<std::string_view> Names;
+  for (const KernelParam &Param : Params)
+    Names.push_back(Param.Name);
+  std::vector<SpaceParameter> Loaded;
+  for (const Entry &E : *Entries) {
+    const std::string &Name = E.Key.Scalar();
+    auto Found =
+        std::find_if(Params.begin(), Params.end(),
+                     [&](const KernelParam &P) { return P.Name == Name; });
+    if (Found == Params.end()) {
+      std::string Message = "'" + Name +
+                            "' is not a compile-time parameter of kernel '" +
+                            Space.Kernel->getName() + "'";
+      std::string Closest = closestName(Name, Names);
+      if (!Closest.empty()) {
+        Message += "; did you mean '" + Closest + "'?";
+      } else {
+        Message += " (its parameters: ";
+        for (std::size_t I = 0; I != Names.size(); ++I)
+          Message += (I ? ", " : "") + std::string(Names[I]);
+        Message += ")";
+      }
+      error(E.Key, Message);
+      continue;
+    }
+    SpaceParameter Parameter;
+    Parameter.Index = static_cast<std::size_t>(Found - Params.begin());
+    Constant::Kind Kind = Found->Default.K;
+    if (E.Value.IsSequence() && E.Value.size() == 0)
+      error(E.Value, "'" + Name + "' has no candidate values");
+    for (const YAML::Node &Item : readList(E.Value)) {
+      if (!Item.IsScalar()) {
+        error(Item.IsNull() ? E.Key : Item,
+              "the candidate values of '" + Name +
+                  "' must be a value or a list of values");
+        continue;
+      }
+      if (!checkTag(Item))
+        continue;
+      std::optional<Constant> Value = parseValue(Item.Scalar(), Kind);
+      if (!Value) {
+        std::string Message = "'" + Item.Scalar() + "' is not " +
+                              describeKind(Kind) + ": '" + Name +
+                              "' is a parameter of that kind (default " +
+                              Found->Default.toString() + ")";
+        if (Kind == Constant::Kind::Type)
+          Message += std::string("; element types: ") + getElementTypeList();
+        error(Item, Message);
+        continue;
+      }
+      bool Duplicate = false;
+      for (const Constant &Earlier : Parameter.Values)
+        Duplicate |= sameValue(Earlier, *Value);
+      if (Duplicate) {
+        error(Item, "'" + Name + "' lists " + Value->toString() + " twice");
+        continue;
+      }
+      Parameter.Values.push_back(*Value);
+    }
+    Loaded.push_back(std::move(Parameter));
+  }
+  std::sort(Loaded.begin(), Loaded.end(),
+            [](const SpaceParameter &A, const SpaceParameter &B) {
+              return A.Index < B.Index;
+            });
+  Space.Parameters = std::move(Loaded);
+}
+
+void SpaceLoader::loadConstraints(const YAML::Node &Node) {
+  if (!Node.IsSequence()) {
+    error(Node, "'constraints' must be a list of expressions (`- a <= b` "
+                "lines)");
+    return;
+  }
+  std::vector<ExprVariable> Variables = Space.getVariables();
+  std::string_view Contents = Space.File->getContents();
+  for (const YAML::Node &Item : Node) {
+    std::optional<std::string> Text = readString(Item, "a constraint");
+    if (!Text)
+      continue;
+    // Point into the expression when the file holds it as it is: a plain
+    // scalar, or a quoted one without escapes, on one line.
+    std::size_t Start = Item.Mark().pos;
+    bool Quoted = Start < Contents.size() &&
+                  (Contents[Start] == '"' || Contents[Start] == '\'');
+    std::size_t First = Start + (Quoted ? 1 : 0);
+    bool Exact = Text->find('\n') == std::string::npos &&
+                 Contents.substr(First, Text->size()) == *Text;
+    std::uint32_t Offset = static_cast<std::uint32_t>(Exact ? First : Start);
+    ExprError Failure;
+    std::optional<SpaceExpr> Expr = SpaceExpr::parse(*Text, Variables, Failure);
+    auto Report = [&](std::size_t At, const std::string &Message) {
+      error(Exact ? Offset + At : Offset, Message);
+    };
+    if (!Expr) {
+      Report(Failure.Offset, Failure.Message);
+      continue;
+    }
+    if (Expr->getKind() != Constant::Kind::Bool) {
+      Report(0, std::string("a constraint must be a boolean (such as "
+                            "'a <= b'), but this is ") +
+                    describeKind(Expr->getKind()));
+      continue;
+    }
+    Space.Constraints.push_back({*Text, std::move(*Expr), Offset, Exact});
+  }
+}
+
+void SpaceLoader::loadLimits(const YAML::Node &Node) {
+  std::optional<std::vector<Entry>> Entries =
+      readMap(Node, "'limits'",
+              std::vector<std::string_view>(std::begin(LimitKeys),
+                                            std::end(LimitKeys)));
+  if (!Entries)
+    return;
+  for (const Entry &E : *Entries) {
+    if (E.Key.Scalar() == "max_registers") {
+      if (std::optional<std::int64_t> Value =
+              readInt(E.Value, "'max_registers'", 1, 255))
+        Space.Limits.MaxRegisters = static_cast<unsigned>(*Value);
+    } else if (std::optional<std::int64_t> Value =
+                   readInt(E.Value, "'max_spill_bytes'", 0, INT32_MAX)) {
+      Space.Limits.MaxSpillBytes = static_cast<std::uint64_t>(*Value);
+    }
+  }
+}
+
+void SpaceLoader::loadShapes(const Entry &Shapes) {
+  if (!Shapes.Value.IsSequence() || Shapes.Value.size() == 0) {
+    error(Shapes.Value.IsNull() ? Shapes.Key : Shapes.Value,
+          "'shapes' must be a non-empty list of shapes, such as "
+          "`- {M: 4096, N: 4096, K: 4096}`");
+    return;
+  }
+  const std::vector<std::string> &Dims = Space.Kernel->getDims();
+  std::vector<std::string_view> DimNames(Dims.begin(), Dims.end());
+  std::string DimList;
+  for (const std::string &Dim : Dims)
+    DimList += (DimList.empty() ? "" : ", ") + Dim;
+  for (const YAML::Node &Item : Shapes.Value) {
+    std::optional<std::vector<Entry>> Entries = readMap(Item, "a shape", {});
+    if (!Entries)
+      continue;
+    SpaceShape Shape;
+    bool Valid = true;
+    std::vector<std::optional<std::int64_t>> Extents(Dims.size());
+    for (const Entry &E : *Entries) {
+      auto Found = std::find(Dims.begin(), Dims.end(), E.Key.Scalar());
+      if (Found == Dims.end()) {
+        std::string Message =
+            "'" + E.Key.Scalar() + "' is not a dimension of kernel '" +
+            Space.Kernel->getName() + "' (" +
+            (Dims.empty() ? "it has none" : "its dimensions: " + DimList) + ")";
+        std::string Closest = closestName(E.Key.Scalar(), DimNames);
+        if (!Closest.empty())
+          Message += "; did you mean '" + Closest + "'?";
+        error(E.Key, Message);
+        Valid = false;
+        continue;
+      }
+      std::optional<std::int64_t> Extent =
+          readInt(E.Value, "a dimension", 1, INT32_MAX);
+      Valid &= Extent.has_value();
+      Extents[static_cast<std::size_t>(Found - Dims.begin())] = Extent;
+    }
+    for (std::size_t I = 0; Valid && I != Dims.size(); ++I)
+      if (!Extents[I]) {
+        error(Item, "the shape gives no value for dimension '" + Dims[I] +
+                        "' (kernel '" + Space.Kernel->getName() +
+                        "' has dimensions " + DimList + ")");
+        Valid = false;
+      }
+    if (!Valid)
+      continue;
+    for (std::size_t I = 0; I != Dims.size(); ++I)
+      Shape.Dims.push_back({Dims[I], *Extents[I]});
+    Space.Shapes.push_back(std::move(Shape));
+  }
+}
+
+bool SpaceLoader::load(const YAML::Node &Root) {
+  if (!Root.IsMap()) {
+    error(Root, "a tuning space is a map with the keys spec, arch, "
+                "parameters and shapes (docs/tuning.md)");
+    return false;
+  }
+  std::optional<std::vector<Entry>> Entries =
+      readMap(Root, "a tuning space",
+              std::vector<std::string_view>(std::begin(TopLevelKeys),
+                                            std::end(TopLevelKeys)));
+  if (!Entries)
+    return false;
+  auto Find = [&](std::string_view Key) -> const Entry * {
+    for (const Entry &E : *Entries)
+      if (E.Key.Scalar() == Key)
+        return &E;
+    return nullptr;
+  };
+  for (const char *Required : {"spec", "arch", "parameters", "shapes"})
+    if (!Find(Required))
+      error(Root, std::string("the tuning space has no '") + Required +
+                      "' key" +
+                      (std::string_view(Required) == "spec"
+                           ? " (the .tile file, relative to this one)"
+                           : ""));
+  if (const Entry *Arch = Find("arch"))
+    loadArchs(Arch->Value);
+
+  // The kernel: everything else is checked against it.
+  const Entry *Spec = Find("spec");
+  std::optional<std::string> SpecName;
+  if (Spec)
+    SpecName = readString(Spec->Value, "'spec'");
+  std::optional<std::string> KernelName = std::string();
+  if (const Entry *Kernel = Find("kernel"))
+    KernelName = readString(Kernel->Value, "'kernel'");
+  if (!SpecName || !KernelName)
+    return false;
+  std::filesystem::path SpecPath(*SpecName);
+  if (SpecPath.is_relative())
+    SpecPath =
+        (std::filesystem::path(Space.File->getName()).parent_path() / SpecPath)
+            .lexically_normal();
+  std::string Problem;
+  std::optional<std::string> Contents = readFile(SpecPath.string(), Problem);
+  if (!Contents) {
+    error(Spec->Value, "cannot read the kernel file '" + SpecPath.string() +
+                           "': " + Problem);
+    return false;
+  }
+  std::string SelectionError;
+  Space.Kernel = KernelSpec::load(
+      std::make_unique<SourceFile>(SpecPath.string(), std::move(*Contents)),
+      *KernelName, Sink, SelectionError);
+  if (!SelectionError.empty()) {
+    const Entry *Kernel = Find("kernel");
+    error(Kernel ? Kernel->Value : Spec->Value, SelectionError);
+  }
+  if (!Space.Kernel) {
+    ++Errors;
+    return false;
+  }
+
+  if (const Entry *Parameters = Find("parameters"))
+    loadParameters(*Parameters);
+  if (const Entry *Constraints = Find("constraints"))
+    loadConstraints(Constraints->Value);
+  if (const Entry *Limits = Find("limits"))
+    loadLimits(Limits->Value);
+  if (const Entry *Shapes = Find("shapes"))
+    loadShapes(*Shapes);
+  return Errors == 0;
+}
+
+} // namespace
+
+std::unique_ptr<TuningSpace>
+tilec::loadTuningSpace(const std::string &Path, const DiagnosticSink &Sink) {
+  auto Space = std::make_unique<TuningSpace>();
+  std::string Problem;
+  std::optional<std::string> Contents = readFile(Path, Problem);
+  if (!Contents) {
+    Diagnostic D;
+    D.Message = "cannot read the tuning space '" + Path + "': " + Problem;
+    Sink(renderDiagnostic(nullptr, "tilec-tune", D));
+    return nullptr;
+  }
+  Space->File = std::make_unique<SourceFile>(Path, *Contents);
+  SpaceLoader Loader(*Space, Sink);
+  try {
+    std::vector<YAML::Node> Documents = YAML::LoadAll(*Contents);
+    if (Documents.empty()) {
+      Loader.error(0, "the tuning space is empty (docs/tuning.md describes "
+                      "its keys)");
+      return nullptr;
+    }
+    if (Documents.size() > 1) {
+      Loader.error(Documents[1].Mark().pos,
+                   "a tuning space is one YAML document; this is a second");
+      return nullptr;
+    }
+    if (!Loader.load(Documents.front()))
+      return nullptr;
+  } catch (const YAML::Exception &Failure) {
+    Loader.error(Failure.mark.is_null() ? 0 : Failure.mark.pos,
+                 "malformed YAML: " + Failure.msg);
+    return nullptr;
+  }
+  return Space;
+}
