@@ -115,11 +115,9 @@ def _declare(lib):
         "tilertKernelGetScalarParam": (
             c.c_int, [c.c_void_p, c.c_int32, c.POINTER(_ScalarParam)]),
         "tilertKernelPrepare": (c.c_int, [c.c_void_p, c.c_int32]),
-        # The tensor pointers and the scalars are passed as the addresses
-        # of a LaunchPlan's buffer.
-        "tilertKernelLaunch": (
-            c.c_int, [c.c_void_p, c.c_void_p, c.c_int32, c.c_void_p,
-                      c.c_int32, c.c_void_p]),
+        # A LaunchPlan's buffer, passed as the ctypes array it is, without
+        # argtypes: each converted argument costs a launch time.
+        "tilertKernelLaunchArgs": (c.c_int, None),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -199,9 +197,11 @@ class Kernel:
             self.scalars.append(ScalarParam(raw.name.decode(),
                                             lib.tilertDTypeName(raw.dtype).decode()))
             scalar_codes.append(raw.dtype)
-        self._plan = LaunchPlan(self.name, self.tensors, self.scalars,
-                                scalar_codes)
-        self._launch = lib.tilertKernelLaunch
+        self._plan = LaunchPlan(self.name, handle.value, self.tensors,
+                                self.scalars, scalar_codes,
+                                lib.tilertKernelLaunchArgs)
+        # Per thread: the plan's launch function for the thread's buffer.
+        self._threads = threading.local()
 
     def prepare(self, device=0):
         """Loads the kernel on CUDA device ``device`` now instead of at its
@@ -212,8 +212,7 @@ class Kernel:
         """Launches with the tensors then the scalars, in the kernel's
         parameter order, on ``stream`` (default: the current stream of the
         tensors' framework, else the legacy default stream)."""
-        handle = self._handle
-        if not handle:
+        if not self._handle:
             raise ValueError(f"kernel {self.name} is closed")
         plan = self._plan
         if len(args) != plan.num_args:
@@ -223,11 +222,11 @@ class Kernel:
                         f"{self.name} takes {plan.num_tensors} tensors "
                         f"({names}) and {plan.num_scalars} scalars "
                         f"({scalars}) but {len(args)} arguments were given")
-        tensors, scalars, stream_handle, capsules = plan.arguments(args,
-                                                                   stream)
-        code = self._launch(handle, tensors, plan.num_tensors, scalars,
-                            plan.num_scalars, stream_handle)
-        del capsules  # The launch is enqueued; the producers keep the memory.
+        try:
+            launch = self._threads.launch
+        except AttributeError:
+            launch = plan.launcher(self._threads)
+        code = launch(args, stream)
         if code != _SUCCESS:
             _check(code)
 
