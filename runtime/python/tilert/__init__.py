@@ -18,6 +18,8 @@ import collections
 import ctypes
 import ctypes.util
 import glob
+import importlib.machinery
+import importlib.util
 import os
 import threading
 
@@ -146,6 +148,40 @@ def _library():
             "library's path. Tried: " + ("; ".join(tried) or "nothing"))
 
 
+_native = None
+_native_loaded = False
+_native_lock = threading.Lock()
+
+
+def _native_module():
+    """The C extension built next to the loaded library
+    (``_tilert_launch*.so``, for this interpreter's ABI), or None: then
+    launches go through ctypes alone. ``TILERT_PYTHON_EXTENSION=0`` makes it
+    None. Looked up once."""
+    global _native, _native_loaded
+    if os.environ.get("TILERT_PYTHON_EXTENSION", "1") == "0":
+        return None
+    folder = os.path.dirname(os.path.abspath(library_path()))
+    with _native_lock:
+        if _native_loaded:
+            return _native
+        _native_loaded = True
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "_tilert_launch" + suffix)
+            if not os.path.exists(path):
+                continue
+            spec = importlib.util.spec_from_file_location(
+                "tilert._tilert_launch", path)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except ImportError:
+                continue
+            _native = module
+            break
+        return _native
+
+
 def library_path():
     """Returns the path of the loaded libtilert (loading it if needed)."""
     _library()
@@ -199,7 +235,7 @@ class Kernel:
             scalar_codes.append(raw.dtype)
         self._plan = LaunchPlan(self.name, handle.value, self.tensors,
                                 self.scalars, scalar_codes,
-                                lib.tilertKernelLaunchArgs)
+                                lib.tilertKernelLaunchArgs, _native_module())
         # Per thread: the plan's launch function for the thread's buffer.
         self._threads = threading.local()
 

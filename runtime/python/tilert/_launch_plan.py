@@ -268,7 +268,7 @@ class LaunchPlan:
     """The launch of one kernel, worked out once (see the module's doc)."""
 
     def __init__(self, kernel_name, handle, tensors, scalars, scalar_codes,
-                 launch):
+                 launch, native=None):
         self.kernel_name = kernel_name
         self.handle = handle
         self.tensor_params = tensors
@@ -278,6 +278,8 @@ class LaunchPlan:
         self.num_args = self.num_tensors + self.num_scalars
         self.ranks = [len(param.shape) for param in tensors]
         self._launch = launch
+        # The C extension's module (tilert_launch.c), if it was built.
+        self._native = native if tensors else None
         # Layout: tilertLaunchArgs, per tensor its DLTensor, shape and
         # strides, the scalars, the tensor pointers.
         offset = _LAUNCH_ARGS.size
@@ -311,9 +313,12 @@ class LaunchPlan:
 
     def launcher(self, store):
         """Makes the calling thread's launch function, sets it as
-        ``store.launch`` and returns it: ``launch(args, stream)`` fills the
-        thread's buffer from ``args`` (the tensors, then the scalars; their
-        count checked) and returns the status of tilertKernelLaunchArgs."""
+        ``store.launch`` (and its buffer as ``store.buffer``) and returns it:
+        ``launch(args, stream)`` fills the thread's buffer from ``args`` (the
+        tensors, then the scalars; their count checked) and returns the
+        status of tilertKernelLaunchArgs. The attribute path is the C
+        extension's Launcher where it was built, else a function written
+        out for the kernel (_fast_factory)."""
         buffer = _Buffer(self)
 
         def generic(args, stream):
@@ -321,6 +326,16 @@ class LaunchPlan:
 
         if self._fast_factory is None:
             launch = generic
+        elif self._native is not None and _Torch.load():
+            base = ctypes.addressof(buffer.memory)
+            launch = self._native.launcher(
+                ctypes.cast(self._launch, ctypes.c_void_p).value,
+                buffer.memory, base,
+                tuple(entry + (rank,) for entry, rank in zip(buffer.tensors,
+                                                             self.ranks)),
+                tuple(self.scalar_codes), tuple(self.converters),
+                _Torch.tensor_type, _Torch.current_stream, stream_handle,
+                _Torch.dtypes, generic)
         elif _Torch.load():
             constants = []
             for _, shape, strides in buffer.tensors:
@@ -336,6 +351,7 @@ class LaunchPlan:
                     return self.launcher(store)(args, stream)
                 return generic(args, stream)
         store.launch = launch
+        store.buffer = buffer
         return launch
 
     def _launch_generic(self, buffer, args, stream):

@@ -272,23 +272,36 @@ class LaunchPlanTest(unittest.TestCase):
     def test_threads_fill_buffers_of_their_own(self):
         a, b, c = self.vectors()
         self.kernel(a, b, c, 1.0)
-        launches = []
+        theirs = []
 
         def launch_in_a_thread():
-            self.kernel(a, b, c, 1.0)
-            launches.append(self.kernel._threads.launch)
+            x, y, z = self.vectors(n=77)
+            self.kernel(x, y, z, 1.0)
+            theirs.append(self.kernel._threads.__dict__.copy())
 
         thread = threading.Thread(target=launch_in_a_thread)
         thread.start()
         thread.join()
-        mine = self.kernel._threads.launch
-        self.assertIsNot(launches[0], mine)
+        mine = self.kernel._threads
+        self.assertIsNot(theirs[0]["launch"], mine.launch)
+        self.assertNotEqual(ctypes.addressof(theirs[0]["buffer"].memory),
+                            ctypes.addressof(mine.buffer.memory))
+        self.assertEqual(self.last_launch().params[3], 77)
+        self.kernel(a, b, c, 1.0)
+        self.assertEqual(self.last_launch().params[3], 1000)
 
-        def memory(launch):
-            cells = dict(zip(launch.__code__.co_freevars, launch.__closure__))
-            return ctypes.addressof(cells["memory"].cell_contents)
-        self.assertNotEqual(memory(launches[0]), memory(mine))
-        self.assertEqual(self.last_launch().count, 2)
+    def test_the_attribute_path_in_use(self):
+        """The C extension's where it was built (CTest says so), else the
+        Python one; TILERT_PYTHON_EXTENSION=0 turns the extension off."""
+        a, b, c = self.vectors()
+        self.kernel(a, b, c, 1.0)
+        launch = self.kernel._threads.launch
+        native = type(launch).__name__ == "Launcher"
+        if os.environ.get("TILERT_PYTHON_EXTENSION") == "0":
+            self.assertFalse(native)
+            self.assertIsNone(self.tilert._native_module())
+        elif os.environ.get("TILERT_EXPECT_EXTENSION") == "1":
+            self.assertTrue(native)
 
     def test_every_launch_is_checked_again(self):
         """Nothing the attribute path saw in one launch is assumed by the
