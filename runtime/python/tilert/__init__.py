@@ -154,20 +154,23 @@ _native_lock = threading.Lock()
 
 
 def _native_module():
-    """The C extension built next to the loaded library
-    (``_tilert_launch*.so``, for this interpreter's ABI), or None: then
-    launches go through ctypes alone. ``TILERT_PYTHON_EXTENSION=0`` makes it
-    None. Looked up once."""
+    """The C extension (``_tilert_launch*.so`` for this interpreter's ABI)
+    built next to the loaded library, else installed in this package, or
+    None: then launches go through ctypes alone.
+    ``TILERT_PYTHON_EXTENSION=0`` makes it None. Looked up once."""
     global _native, _native_loaded
     if os.environ.get("TILERT_PYTHON_EXTENSION", "1") == "0":
         return None
-    folder = os.path.dirname(os.path.abspath(library_path()))
+    folders = [os.path.dirname(os.path.abspath(library_path())),
+               os.path.dirname(os.path.abspath(__file__))]
+    candidates = [os.path.join(folder, "_tilert_launch" + suffix)
+                  for folder in folders
+                  for suffix in importlib.machinery.EXTENSION_SUFFIXES]
     with _native_lock:
         if _native_loaded:
             return _native
         _native_loaded = True
-        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
-            path = os.path.join(folder, "_tilert_launch" + suffix)
+        for path in candidates:
             if not os.path.exists(path):
                 continue
             spec = importlib.util.spec_from_file_location(
