@@ -250,11 +250,6 @@ Status IntExpr::evaluate(const std::vector<int64_t> &values,
                          int64_t &result) const {
   if (Code.empty() || MaxStack > StackCapacity)
     return unparsed();
-  // A constant (grid extents are often "1").
-  if (Code.size() == 1 && Code[0].Kind == OpKind::Constant) {
-    result = Code[0].Value;
-    return Status::success();
-  }
   std::array<int64_t, StackCapacity> Stack;
   size_t Size = 0;
   for (const Op &Operation : Code) {

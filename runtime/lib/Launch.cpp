@@ -113,7 +113,7 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
   // map, and an empty grid skips the launch).
   std::vector<TensorMapArgs> &MapArgs = Local.MapArgs;
   MapArgs.clear();
-  if (!Grid.empty())
+  if (!Grid.empty() && !Metadata.TensorMaps.empty())
     TILERT_TRY(prepareTensorMaps(Metadata, Args, MapArgs));
   // A kernel without tensor parameters has no device of its own: device 0.
   int32_t Device = Args.Device < 0 ? 0 : Args.Device;

@@ -49,10 +49,15 @@ Status computeGrid(const KernelMetadata &metadata,
                    const std::vector<int64_t> &dims, LaunchGrid &out) {
   LaunchGrid Grid;
   for (size_t I = 0; I < 3; ++I) {
+    const IntExpr &Expr = metadata.Launch.Grid[I];
     int64_t Value = 0;
-    Status Evaluated = metadata.Launch.Grid[I].evaluate(dims, Value);
-    if (!Evaluated.ok() || Value < 0 || Value > gridLimit(I))
-      return axisError(metadata, dims, I, Evaluated, Value);
+    if (!Expr.isConstant(Value)) {
+      Status Evaluated = Expr.evaluate(dims, Value);
+      if (!Evaluated.ok())
+        return axisError(metadata, dims, I, Evaluated, Value);
+    }
+    if (Value < 0 || Value > gridLimit(I))
+      return axisError(metadata, dims, I, Status::success(), Value);
     Grid.Extent[I] = static_cast<uint32_t>(Value);
   }
   if (!Grid.empty()) {
