@@ -11,7 +11,9 @@ Python numbers converted to the kernel's scalar dtypes; the runtime checks
 every argument (``_launch_plan.py``). Every runtime error raises
 ``tilert.Error`` carrying the runtime's status name and message. No build
 step: the shared library is found through the ``TILERT_LIBRARY`` environment
-variable, next to this package, or in the repository's ``build*/runtime``.
+variable, next to this package, or in the repository's ``build*/runtime``;
+the optional C extension that makes PyTorch launches cheaper is built with
+the library where Python's headers are installed.
 """
 
 import collections

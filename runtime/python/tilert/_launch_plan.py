@@ -12,12 +12,13 @@ ABI: nothing of one launch is assumed for the next.
 
 PyTorch CUDA tensors of a dtype DLPack spells the usual way and of the
 parameters' ranks, launched on the current PyTorch stream (the default),
-take the attribute path: a function written out for the kernel's ranks and
-scalars reads ``data_ptr()``, ``get_device()``, ``dtype``, ``shape`` and
-``stride()`` once per tensor and packs the buffer in one ``pack_into``.
-Anything else takes the generic path: tensors exported through DLPack with
-the stream (so the producer's pending work is ordered before the launch),
-mixed with attribute-described PyTorch tensors.
+take the attribute path: ``data_ptr()``, ``get_device()``, ``dtype``,
+``shape`` and ``stride()`` are read once per tensor, by the C extension's
+Launcher (native/tilert_launch.c) where it was built, else by a function
+written out for the kernel's ranks and scalars that packs the buffer in one
+``pack_into``. Anything else takes the generic path: tensors exported
+through DLPack with the stream (so the producer's pending work is ordered
+before the launch), mixed with attribute-described PyTorch tensors.
 """
 
 import ctypes
@@ -25,7 +26,6 @@ import math
 import numbers
 import struct
 import sys
-import threading
 
 __all__ = ["LaunchPlan"]
 
@@ -375,7 +375,7 @@ class LaunchPlan:
         tensor_type = _Torch.tensor_type
         dtypes = _Torch.dtypes
         try:
-            for i, (pack, offset, rank, (address, shape_address,
+            for i, (pack, offset, rank, (_, shape_address,
                                          strides_address)) in enumerate(zip(
                     self.tensor_structs, self.tensor_offsets, self.ranks,
                     buffer.tensors)):
