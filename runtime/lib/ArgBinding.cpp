@@ -47,7 +47,7 @@ public:
       : Metadata(metadata), Out(out) {
     Out.Device = -1;
     Out.Dims.assign(metadata.Dims.size(), -1);
-    Out.Addresses.clear();
+    Out.Addresses.resize(metadata.Tensors.size());
     Out.Sources.resize(metadata.Dims.size());
   }
 
@@ -73,22 +73,26 @@ public:
         tensor->dtype.lanes != Want.lanes)
       return fail(index, " has dtype ", describeDLDataType(tensor->dtype),
                   " but the kernel expects ", dtypeName(Param.DType));
-    if (tensor->ndim != static_cast<int>(Param.Shape.size()))
+    size_t Rank = Param.Shape.size();
+    if (tensor->ndim != static_cast<int>(Rank))
       return fail(index, " has rank ", tensor->ndim,
-                  " but the kernel expects rank ", Param.Shape.size(), " ",
+                  " but the kernel expects rank ", Rank, " ",
                   describeShape(Metadata, Param));
-    if (tensor->ndim > 0 && !tensor->shape)
+    if (Rank > 0 && !tensor->shape)
       return fail(index, " has a NULL shape");
 
     int64_t Elements = 1;
-    for (size_t D = 0; D < Param.Shape.size(); ++D) {
-      TILERT_TRY(bindExtent(index, D, tensor->shape[D]));
-      if (__builtin_mul_overflow(Elements, tensor->shape[D], &Elements))
+    for (size_t D = 0; D < Rank; ++D) {
+      int64_t Extent = tensor->shape[D];
+      if (!bindExtent(index, D, Extent))
+        return extentError(index, D, Extent);
+      if (__builtin_mul_overflow(Elements, Extent, &Elements))
         return fail(index, " has more elements than fit in 64 bits");
     }
+    // Equal to Want.bits / 8: every dtype is a whole number of bytes.
+    int64_t ElementSize = Want.bits / 8;
     int64_t Bytes;
-    if (__builtin_mul_overflow(Elements, int64_t(dtypeSize(Param.DType)),
-                               &Bytes))
+    if (__builtin_mul_overflow(Elements, ElementSize, &Bytes))
       return fail(index, " has more bytes than fit in 64 bits");
     if (Elements > 0 && tensor->strides)
       TILERT_TRY(checkContiguous(index, *tensor));
@@ -98,15 +102,16 @@ public:
     if (Elements > 0) {
       if (!tensor->data)
         return fail(index, " has a NULL data pointer");
+      // Both are powers of two, so is the larger.
       uint64_t Alignment =
-          std::max<uint64_t>(Param.Alignment, dtypeSize(Param.DType));
-      if (Address % Alignment != 0)
+          std::max<uint64_t>(Param.Alignment, uint64_t(ElementSize));
+      if ((Address & (Alignment - 1)) != 0)
         return fail(index, " address 0x", std::hex, Address, std::dec,
                     " (data + byte_offset ", tensor->byte_offset,
                     ") is not aligned to ", Alignment,
                     " bytes as the kernel requires");
     }
-    Out.Addresses.push_back(Address);
+    Out.Addresses[index] = Address;
     return Status::success();
   }
 
@@ -131,36 +136,45 @@ public:
 private:
   /// An error about tensor `index`: its description followed by `parts`.
   template <typename... Ts>
-  Status fail(size_t index, const Ts &...parts) const {
+  [[gnu::cold]] Status fail(size_t index, const Ts &...parts) const {
     return invalid(strCat(Metadata.Name, ": tensor '",
                           Metadata.Tensors[index].Name, "' (index ", index, ")",
                           parts...));
   }
 
-  Status bindExtent(size_t tensorIndex, size_t axis, int64_t extent) {
+  /// Binds axis `axis` of tensor `tensorIndex` to `extent`; false if the
+  /// extent is negative, differs from the constant the kernel was compiled
+  /// for or from the value an earlier tensor bound (extentError says which).
+  bool bindExtent(size_t tensorIndex, size_t axis, int64_t extent) {
+    const ShapeEntry &Entry = Metadata.Tensors[tensorIndex].Shape[axis];
+    if (extent < 0)
+      return false;
+    if (Entry.Dim < 0)
+      return extent == Entry.Value;
+    int64_t &Bound = Out.Dims[Entry.Dim];
+    if (Bound < 0) {
+      Bound = extent;
+      Out.Sources[Entry.Dim] = {tensorIndex, axis};
+      return true;
+    }
+    return Bound == extent;
+  }
+
+  /// The error of an extent bindExtent refused.
+  [[gnu::cold]] Status extentError(size_t tensorIndex, size_t axis,
+                                   int64_t extent) const {
     const ShapeEntry &Entry = Metadata.Tensors[tensorIndex].Shape[axis];
     if (extent < 0)
       return fail(tensorIndex, " dim ", axis, " is negative (", extent, ")");
-    if (Entry.Dim < 0) {
-      if (extent != Entry.Value)
-        return fail(tensorIndex, " dim ", axis, " is ", extent,
-                    " but the kernel was compiled for ", Entry.Value);
-      return Status::success();
-    }
-    int64_t &Bound = Out.Dims[Entry.Dim];
-    DimSource &Source = Out.Sources[Entry.Dim];
-    if (Bound < 0) {
-      Bound = extent;
-      Source = {tensorIndex, axis};
-      return Status::success();
-    }
-    if (Bound != extent)
-      return invalid(strCat(
-          Metadata.Name, ": dim '", Metadata.Dims[Entry.Dim],
-          "' is inconsistent: tensor '", Metadata.Tensors[Source.Tensor].Name,
-          "' dim ", Source.Axis, " has ", Bound, " but tensor '",
-          Metadata.Tensors[tensorIndex].Name, "' dim ", axis, " has ", extent));
-    return Status::success();
+    if (Entry.Dim < 0)
+      return fail(tensorIndex, " dim ", axis, " is ", extent,
+                  " but the kernel was compiled for ", Entry.Value);
+    const DimSource &Source = Out.Sources[Entry.Dim];
+    return invalid(strCat(
+        Metadata.Name, ": dim '", Metadata.Dims[Entry.Dim],
+        "' is inconsistent: tensor '", Metadata.Tensors[Source.Tensor].Name,
+        "' dim ", Source.Axis, " has ", Out.Dims[Entry.Dim], " but tensor '",
+        Metadata.Tensors[tensorIndex].Name, "' dim ", axis, " has ", extent));
   }
 
   Status checkContiguous(size_t index, const DLTensor &tensor) const {

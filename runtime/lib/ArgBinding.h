@@ -41,7 +41,7 @@ struct BoundArgs {
 
 /// Validates `tensors` (`numTensors` entries) and `scalars` (`numScalars`)
 /// against `metadata` and fills `out`, reusing its storage; after an error
-/// `out` holds what was bound so far. Every mismatch is
+/// `out`'s contents are unspecified. Every mismatch is
 /// TILERT_ERROR_INVALID_ARGUMENT naming the kernel, the parameter and, for
 /// inconsistent dims, both tensors that disagree. Nothing is allocated on
 /// success once `out`'s vectors have the kernel's sizes.

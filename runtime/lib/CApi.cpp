@@ -18,13 +18,24 @@ using namespace tilert::detail;
 
 namespace {
 
-thread_local std::string LastErrorMessage;
+/// The calling thread's last-error message. Out of line, so a call computes
+/// the thread-local address once (inlined, GCC computes it again at every
+/// use).
+[[gnu::noinline]] std::string &lastErrorMessage() {
+  thread_local std::string Message;
+  return Message;
+}
 
 void setLastError(const Status &status) noexcept {
+  std::string &Message = lastErrorMessage();
+  if (status.ok()) {
+    Message.clear();
+    return;
+  }
   try {
-    LastErrorMessage = status.message();
+    Message = status.message();
   } catch (...) {
-    LastErrorMessage.clear();
+    Message.clear();
   }
 }
 
@@ -74,7 +85,9 @@ const char *tilertGetErrorName(tilertStatus status) {
   return statusName(status);
 }
 
-const char *tilertGetLastErrorMessage(void) { return LastErrorMessage.c_str(); }
+const char *tilertGetLastErrorMessage(void) {
+  return lastErrorMessage().c_str();
+}
 
 const char *tilertDTypeName(tilertDType dtype) { return dtypeName(dtype); }
 
@@ -201,6 +214,17 @@ tilertStatus tilertKernelLaunch(tilertKernel kernel,
     TILERT_TRY(checkKernel(kernel));
     return launchKernel(*kernel, tensors, num_tensors, scalars, num_scalars,
                         stream);
+  });
+}
+
+tilertStatus tilertKernelLaunchArgs(const tilertLaunchArgs *args) {
+  return guarded([&] {
+    if (!args)
+      return Status(TILERT_ERROR_INVALID_ARGUMENT,
+                    "the launch arguments are NULL");
+    TILERT_TRY(checkKernel(args->kernel));
+    return launchKernel(*args->kernel, args->tensors, args->num_tensors,
+                        args->scalars, args->num_scalars, args->stream);
   });
 }
 

@@ -4,6 +4,8 @@
 
 #include "Status.h"
 
+#include <iterator>
+
 namespace tilert::detail {
 
 namespace {
@@ -18,6 +20,7 @@ struct DTypeEntry {
   uint8_t Bits;
 };
 
+/// Indexed by tilertDType value - 1.
 constexpr DTypeEntry DTypes[] = {
     {TILERT_DTYPE_F16, "f16", kDLFloat, 16},
     {TILERT_DTYPE_BF16, "bf16", kDLBfloat, 16},
@@ -32,11 +35,18 @@ constexpr DTypeEntry DTypes[] = {
     {TILERT_DTYPE_BOOL, "bool", DLBoolCode, 8},
 };
 
+constexpr bool isIndexedByValue() {
+  for (size_t I = 0; I < std::size(DTypes); ++I)
+    if (DTypes[I].DType != static_cast<tilertDType>(I + 1))
+      return false;
+  return true;
+}
+static_assert(isIndexedByValue(), "DTypes must be in tilertDType order");
+
+/// The entry of `dtype` (a table index: launches look dtypes up per tensor).
 const DTypeEntry *findEntry(tilertDType dtype) {
-  for (const DTypeEntry &Entry : DTypes)
-    if (Entry.DType == dtype)
-      return &Entry;
-  return nullptr;
+  size_t Index = static_cast<size_t>(dtype) - 1;
+  return Index < std::size(DTypes) ? &DTypes[Index] : nullptr;
 }
 
 } // namespace

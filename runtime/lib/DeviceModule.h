@@ -39,6 +39,9 @@ public:
   /// Unloads the library and releases the primary context.
   ~DeviceModule();
 
+  /// The driver the module was loaded with.
+  const DriverApi &api() const { return Api; }
+
   /// The device's primary context, where function() lives.
   CUcontext context() const { return Context; }
 

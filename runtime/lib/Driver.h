@@ -37,6 +37,7 @@ namespace tilert::detail {
   X(cuDevicePrimaryCtxRelease, 11000)                                          \
   X(cuCtxPushCurrent, 4000)                                                    \
   X(cuCtxPopCurrent, 4000)                                                     \
+  X(cuCtxGetCurrent, 4000)                                                     \
   X(cuCtxSetCurrent, 4000)                                                     \
   X(cuLibraryLoadData, 12000)                                                  \
   X(cuLibraryUnload, 12000)                                                    \
@@ -88,28 +89,35 @@ std::string describeCuResult(const DriverApi &api, CUresult result);
 /// success for CUDA_SUCCESS.
 Status checkCu(const DriverApi &api, CUresult result, const char *call);
 
-/// Makes a context current on the calling thread for the scope's lifetime
-/// (push on construction, pop on destruction), leaving the caller's own
-/// current context as it was.
+/// Makes a context current on the calling thread for the scope's lifetime,
+/// leaving the caller's own current context as it was: pushed on
+/// construction and popped on destruction, unless it is current already
+/// (then only cuCtxGetCurrent is called).
 class ScopedContext {
 public:
-  /// Pushes `context`; check status() before relying on it.
-  ScopedContext(const DriverApi &api, CUcontext context)
-      : Api(api), Pushed(api.cuCtxPushCurrent(context)) {}
+  /// Makes `context` current; check status() before relying on it.
+  ScopedContext(const DriverApi &api, CUcontext context) : Api(api) {
+    CUcontext Current = nullptr;
+    if (Api.cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == context)
+      return;
+    Result = Api.cuCtxPushCurrent(context);
+    Pushed = Result == CUDA_SUCCESS;
+  }
   ScopedContext(const ScopedContext &) = delete;
   ScopedContext &operator=(const ScopedContext &) = delete;
   ~ScopedContext() {
     CUcontext Popped;
-    if (Pushed == CUDA_SUCCESS)
+    if (Pushed)
       Api.cuCtxPopCurrent(&Popped);
   }
 
-  /// Whether the push succeeded.
-  Status status() const { return checkCu(Api, Pushed, "cuCtxPushCurrent"); }
+  /// Whether the context is current.
+  Status status() const { return checkCu(Api, Result, "cuCtxPushCurrent"); }
 
 private:
   const DriverApi &Api;
-  CUresult Pushed;
+  CUresult Result = CUDA_SUCCESS;
+  bool Pushed = false;
 };
 
 } // namespace tilert::detail

@@ -227,12 +227,21 @@ namespace {
 /// pending operands per nesting level.
 constexpr size_t StackCapacity = 3 * IntExpr::MaxDepth + 3;
 
-Status overflow() {
+// The errors, out of line: grids are evaluated on every launch.
+[[gnu::cold]] Status overflow() {
   return makeError(TILERT_ERROR_INVALID_ARGUMENT, "integer overflow");
 }
 
-Status divisionByZero() {
+[[gnu::cold]] Status divisionByZero() {
   return makeError(TILERT_ERROR_INVALID_ARGUMENT, "division by zero");
+}
+
+[[gnu::cold]] Status unparsed() {
+  return makeError(TILERT_ERROR_INTERNAL, "evaluating an unparsed expression");
+}
+
+[[gnu::cold]] Status missingValue(size_t index) {
+  return makeError(TILERT_ERROR_INTERNAL, "no value for name #", index);
 }
 
 } // namespace
@@ -240,8 +249,7 @@ Status divisionByZero() {
 Status IntExpr::evaluate(const std::vector<int64_t> &values,
                          int64_t &result) const {
   if (Code.empty() || MaxStack > StackCapacity)
-    return makeError(TILERT_ERROR_INTERNAL,
-                     "evaluating an unparsed expression");
+    return unparsed();
   std::array<int64_t, StackCapacity> Stack;
   size_t Size = 0;
   for (const Op &Operation : Code) {
@@ -252,7 +260,7 @@ Status IntExpr::evaluate(const std::vector<int64_t> &values,
     if (Operation.Kind == OpKind::Name) {
       size_t Index = static_cast<size_t>(Operation.Value);
       if (Index >= values.size())
-        return makeError(TILERT_ERROR_INTERNAL, "no value for name #", Index);
+        return missingValue(Index);
       Stack[Size++] = values[Index];
       continue;
     }

@@ -37,6 +37,15 @@ public:
   /// by zero or 64-bit overflow returns TILERT_ERROR_INVALID_ARGUMENT.
   Status evaluate(const std::vector<int64_t> &values, int64_t &result) const;
 
+  /// Whether the expression is a constant; if so `value` is set to it (no
+  /// evaluation needed: grid extents are often "1").
+  bool isConstant(int64_t &value) const {
+    if (Code.size() != 1 || Code[0].Kind != OpKind::Constant)
+      return false;
+    value = Code[0].Value;
+    return true;
+  }
+
   /// The source text.
   const std::string &text() const { return Text; }
 

@@ -20,7 +20,8 @@ namespace tilert::detail {
 
 /// Storage for one launch's parameter values and the pointers to them.
 /// assign() reuses the storage, so an object kept per thread allocates
-/// nothing once it has held the kernel's parameters.
+/// nothing once it has held the kernel's parameters, and takes the pointers
+/// again only when the number of parameters or tensor maps changes.
 class KernelParams {
 public:
   KernelParams() = default;

@@ -23,10 +23,21 @@ struct LaunchScratch {
   KernelParams Params;
 };
 
-thread_local LaunchScratch Scratch;
+/// The calling thread's LaunchScratch. Out of line, so a launch computes the
+/// thread-local address once (inlined, GCC computes it again at every use).
+[[gnu::noinline]] LaunchScratch &threadScratch() {
+  thread_local LaunchScratch Scratch;
+  return Scratch;
+}
 
 Status getModule(tilertKernel_st &kernel, int32_t device, const DriverApi *&api,
                  const DeviceModule *&module) {
+  // A loaded module implies a loaded driver.
+  module = kernel.Modules.find(device);
+  if (module) {
+    api = &module->api();
+    return Status::success();
+  }
   TILERT_TRY(getDriver(api));
   return kernel.Modules.get(*api, kernel.Metadata, kernel.Images, device,
                             module);
@@ -92,16 +103,17 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
                     int32_t numTensors, const tilertScalar *scalars,
                     int32_t numScalars, CUstream stream) {
   const KernelMetadata &Metadata = kernel.Metadata;
-  BoundArgs &Args = Scratch.Args;
+  LaunchScratch &Local = threadScratch();
+  BoundArgs &Args = Local.Args;
   TILERT_TRY(
       bindArguments(Metadata, tensors, numTensors, scalars, numScalars, Args));
   LaunchGrid Grid;
   TILERT_TRY(computeGrid(Metadata, Args.Dims, Grid));
   // Tensor maps exist only for a launch that happens (an empty tensor has no
   // map, and an empty grid skips the launch).
-  std::vector<TensorMapArgs> &MapArgs = Scratch.MapArgs;
+  std::vector<TensorMapArgs> &MapArgs = Local.MapArgs;
   MapArgs.clear();
-  if (!Grid.empty())
+  if (!Grid.empty() && !Metadata.TensorMaps.empty())
     TILERT_TRY(prepareTensorMaps(Metadata, Args, MapArgs));
   // A kernel without tensor parameters has no device of its own: device 0.
   int32_t Device = Args.Device < 0 ? 0 : Args.Device;
@@ -114,7 +126,7 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
   if (Grid.empty())
     return Status::success();
 
-  KernelParams &Params = Scratch.Params;
+  KernelParams &Params = Local.Params;
   Params.assign(Metadata, Args, scalars);
   for (size_t I = 0; I < MapArgs.size(); ++I)
     TILERT_TRY(

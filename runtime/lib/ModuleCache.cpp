@@ -7,12 +7,10 @@ namespace tilert::detail {
 Status ModuleCache::get(const DriverApi &api, const KernelMetadata &metadata,
                         const std::vector<BinaryImage> &images, int32_t device,
                         const DeviceModule *&out) {
+  out = find(device);
+  if (out)
+    return Status::success();
   bool Fast = device >= 0 && device < FastDevices;
-  if (Fast) {
-    out = Loaded[device].load(std::memory_order_acquire);
-    if (out)
-      return Status::success();
-  }
   std::lock_guard<std::mutex> Lock(Mutex);
   std::unique_ptr<DeviceModule> &Slot = Modules[device];
   if (!Slot) {

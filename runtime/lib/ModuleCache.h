@@ -30,6 +30,14 @@ public:
              const std::vector<BinaryImage> &images, int32_t device,
              const DeviceModule *&out);
 
+  /// Returns the kernel loaded on `device` if it is loaded and `device` is
+  /// below FastDevices (one atomic load), else nullptr (use get()).
+  const DeviceModule *find(int32_t device) const {
+    if (device < 0 || device >= FastDevices)
+      return nullptr;
+    return Loaded[device].load(std::memory_order_acquire);
+  }
+
 private:
   std::mutex Mutex;
   /// Owns every module; guarded by Mutex.

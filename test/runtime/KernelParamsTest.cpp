@@ -123,4 +123,43 @@ TEST_CASE("assigning again replaces the parameters and reuses the storage",
   CHECK(Params.pointers() == First);
   CHECK(read<uint64_t>(Params.pointers()[0]) == 0x4000);
   CHECK(read<int64_t>(Params.pointers()[3]) == 7);
+
+  // Back to the larger kernel: every pointer names its value again.
+  Scalars[0].value.f32 = 3.0f;
+  Params.assign(Gemm, Args, Scalars);
+  REQUIRE(Params.size() == 8);
+  void **P = Params.pointers();
+  CHECK(read<uint64_t>(P[2]) == 0x3000);
+  CHECK(read<int64_t>(P[5]) == 48);
+  CHECK(read<float>(P[6]) == 3.0f);
+  CHECK(read<uint8_t>(P[7]) == 0);
+  for (size_t I = 0; I + 1 < Params.size(); ++I)
+    CHECK(static_cast<char *>(P[I + 1]) - static_cast<char *>(P[I]) == 8);
+}
+
+TEST_CASE("a kernel with tensor maps after one without", "[params]") {
+  // The same number of 8-byte parameters, but tensor maps after them: the
+  // pointers must cover the maps.
+  KernelMetadata Add = parseValid(baseMetadata());
+  BoundArgs AddArgs;
+  AddArgs.Addresses = {0x4000, 0x5000, 0x6000};
+  AddArgs.Dims = {7};
+  KernelParams Params;
+  Params.assign(Add, AddArgs, nullptr);
+  REQUIRE(Params.size() == 4);
+
+  KernelMetadata Tma = parseValid(tmaGemmMetadata());
+  BoundArgs Args;
+  Args.Device = 0;
+  Args.Addresses = {0x1000, 0x2000, 0x3000};
+  Args.Dims = {64, 32, 48};
+  Params.assign(Tma, Args, nullptr);
+  REQUIRE(Params.size() == 6 + Tma.TensorMaps.size());
+  Params.tensorMap(0).opaque[0] = 0xabc;
+  CHECK(read<uint64_t>(Params.pointers()[6]) == 0xabc);
+  CHECK(read<int64_t>(Params.pointers()[5]) == 48);
+
+  // Assigning again zeroes the maps.
+  Params.assign(Tma, Args, nullptr);
+  CHECK(read<uint64_t>(Params.pointers()[6]) == 0);
 }

@@ -7,20 +7,25 @@ graph capture.
                     [--launches 2000] [--rounds 7]
 
 With the f32 vector_add of --kernels (the first variant that loads on device
-0) at N = 1 and N = 2^20, in one process on PyTorch's current stream: each
-round times --launches back-to-back calls with time.perf_counter_ns around
-them and no synchronization in between (the stream is synchronized between
-rounds), and the median over the rounds of the time per call is reported for
+0) at N = 1 and N = 2^20, in one process on PyTorch's current stream, for
 
-- tilert from Python: ``kernel(a, b, c)``;
+- tilert from Python: ``kernel(a, b, c)``, through the module's C extension
+  (tilert_launch.c) when it was built for this interpreter, and through
+  ctypes alone (its fallback, as on a machine without Python's headers);
 - PyTorch: ``torch.add(a, b, out=c)``;
 - tilert from C++: ``tile-bench --launch-overhead`` (same method, its own
-  process and stream), when --tile-bench is given.
+  process and stream), when --tile-bench is given;
+
+it reports what issue 10 asks, the median of --launches launches each timed
+on its own (time.perf_counter_ns around the call, its own cost included),
+and the mean per launch of --launches back-to-back launches (the median over
+--rounds rounds, time.perf_counter_ns around each round and no
+synchronization in between; the stream is synchronized between rounds).
 
 Before timing, the output of each size is checked against PyTorch's. Then a
 CUDA graph captures two dependent launches (c = a + b; d = c + b) under
-``torch.cuda.graph`` and is replayed twice with new inputs; d must equal
-PyTorch's result exactly. Without a GPU (or PyTorch) it prints
+``torch.cuda.graph`` and is replayed twice with new inputs (through both
+Python paths); d must equal PyTorch's result exactly. Without a GPU (or PyTorch) it prints
 "SKIPPED: ..." and exits 77. The table is printed last.
 """
 
@@ -52,8 +57,9 @@ def newest_first(paths):
 
 
 def host_us_per_call(call, launches, rounds, synchronize):
-    """Median over `rounds` of the wall-clock time per call of `launches`
-    back-to-back calls, in microseconds."""
+    """(median of `launches` calls timed one by one, median over `rounds`
+    of the mean time per call of `launches` back-to-back calls, the rounds'
+    means), in microseconds."""
     for _ in range(100):
         call()
     synchronize()
@@ -65,11 +71,20 @@ def host_us_per_call(call, launches, rounds, synchronize):
         stop = time.perf_counter_ns()
         synchronize()
         per_call.append((stop - start) / launches / 1000)
-    return statistics.median(per_call), per_call
+    clock = time.perf_counter_ns
+    single = []
+    for _ in range(launches):
+        start = clock()
+        call()
+        single.append(clock() - start)
+    synchronize()
+    return (statistics.median(single) / 1000, statistics.median(per_call),
+            per_call)
 
 
 def cpp_us_per_call(tile_bench, json_path, n, launches, rounds):
-    """tile-bench --launch-overhead's median, in microseconds."""
+    """tile-bench --launch-overhead's (median of single launches, median of
+    round means, round means), in microseconds."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "overhead.json")
         proc = subprocess.run(
@@ -81,7 +96,8 @@ def cpp_us_per_call(tile_bench, json_path, n, launches, rounds):
             raise RuntimeError(f"tile-bench failed:\n{proc.stdout}")
         with open(out) as f:
             report = json.load(f)
-    return report["median_us"], report["host_us_per_launch"]
+    return (report["single_launch_median_us"], report["median_us"],
+            report["host_us_per_launch"])
 
 
 def check_graph(torch, kernel):
@@ -116,19 +132,36 @@ def check_graph(torch, kernel):
     return "2 captured launches, 2 replays with new inputs, exact"
 
 
-def format_table(rows, device, graph, launches, rounds):
-    lines = [f"host time per launch on {device} (us, median of {rounds} "
-             f"rounds of {launches} back-to-back launches; targets: "
-             f"Python <= {TARGET_PYTHON_US:g}, C++ <= {TARGET_CPP_US:g})",
-             f"{'N':>9}  {'tilert Python':>13}  {'torch.add':>9}  "
-             f"{'tilert C++':>10}  {'Python / torch':>14}"]
-    for row in rows:
-        cpp = row.get("tilert_cpp_us")
-        lines.append(
-            f"{row['n']:>9}  {row['tilert_python_us']:>13.2f}  "
-            f"{row['torch_add_us']:>9.2f}  "
-            f"{(f'{cpp:.2f}' if cpp is not None else 'n/a'):>10}  "
-            f"{row['tilert_python_us'] / row['torch_add_us']:>14.2f}")
+COLUMNS = (("tilert_python_us", "Python (C ext)"),
+           ("tilert_python_ctypes_us", "Python (ctypes)"),
+           ("torch_add_us", "torch.add"),
+           ("tilert_cpp_us", "C++"))
+
+
+def format_table(rows, device, graph, launches, rounds, extension):
+    note = ("loaded" if extension
+            else "NOT built: both Python columns are ctypes")
+    lines = [f"host time per launch on {device} (us; targets: Python <= "
+             f"{TARGET_PYTHON_US:g}, C++ <= {TARGET_CPP_US:g}); C extension "
+             f"{note}"]
+    for title, suffix in (
+            (f"median of {launches} launches timed one by one", ""),
+            (f"mean of {launches} back-to-back launches, median of {rounds} "
+             f"rounds", "_rounds_median")):
+        lines.append(title)
+        lines.append(f"{'N':>9}" + "".join(f"  {name:>15}"
+                                          for _, name in COLUMNS) +
+                     f"  {'Python / torch':>14}")
+        for row in rows:
+            cells = []
+            for key, _ in COLUMNS:
+                value = row.get(key + suffix)
+                cells.append(f"{value:.2f}" if value is not None else "n/a")
+            ratio = row["tilert_python_us" + suffix] / row[
+                "torch_add_us" + suffix]
+            lines.append(f"{row['n']:>9}" + "".join(f"  {cell:>15}"
+                                                   for cell in cells) +
+                         f"  {ratio:>14.2f}")
     lines.append(f"CUDA graph capture + replay: {graph}")
     return "\n".join(lines)
 
@@ -154,6 +187,7 @@ def main():
         return SKIP
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from bench_elementwise import find_kernels, load_runnable
+    import tilert
 
     paths = find_kernels(args.kernels).get(("vector_add", "f32"))
     if not paths:
@@ -165,33 +199,47 @@ def main():
     device = torch.cuda.get_device_name(0)
     print(f"vector_add f32: {json_path} on {device}")
 
+    # The ctypes fallback, as the module runs without its C extension.
+    fallback = tilert.Kernel(json_path)
+    fallback._plan._native = None
+    extension = kernel._plan._native is not None
+    print(f"C extension: {'loaded' if extension else 'not built'}")
+
     rows = []
     for n in SIZES:
         a, b = (torch.rand(n, device="cuda") for _ in range(2))
         c = torch.full_like(a, float("nan"))
-        kernel(a, b, c)
-        torch.cuda.synchronize()
-        if not torch.equal(c, torch.add(a, b)):
-            sys.exit(f"bench_launch: vector_add is wrong at N = {n}")
+        for launcher in (kernel, fallback):
+            c.fill_(float("nan"))
+            launcher(a, b, c)
+            torch.cuda.synchronize()
+            if not torch.equal(c, torch.add(a, b)):
+                sys.exit(f"bench_launch: vector_add is wrong at N = {n}")
         row = {"n": n}
-        row["tilert_python_us"], row["tilert_python_rounds"] = \
-            host_us_per_call(lambda: kernel(a, b, c), args.launches,
-                             args.rounds, torch.cuda.synchronize)
-        row["torch_add_us"], row["torch_add_rounds"] = host_us_per_call(
-            lambda: torch.add(a, b, out=c), args.launches, args.rounds,
-            torch.cuda.synchronize)
+        calls = {"tilert_python_us": lambda: kernel(a, b, c),
+                 "tilert_python_ctypes_us": lambda: fallback(a, b, c),
+                 "torch_add_us": lambda: torch.add(a, b, out=c)}
+        for key, call in calls.items():
+            row[key], row[key + "_rounds_median"], row[key + "_rounds"] = \
+                host_us_per_call(call, args.launches, args.rounds,
+                                 torch.cuda.synchronize)
         if args.tile_bench:
-            row["tilert_cpp_us"], row["tilert_cpp_rounds"] = cpp_us_per_call(
-                args.tile_bench, json_path, n, args.launches, args.rounds)
+            key = "tilert_cpp_us"
+            row[key], row[key + "_rounds_median"], row[key + "_rounds"] = \
+                cpp_us_per_call(args.tile_bench, json_path, n, args.launches,
+                                args.rounds)
         print(json.dumps({k: v for k, v in row.items()
                           if not k.endswith("rounds")}))
         rows.append(row)
 
     graph = check_graph(torch, kernel)
-    table = format_table(rows, device, graph, args.launches, args.rounds)
+    check_graph(torch, fallback)
+    table = format_table(rows, device, graph, args.launches, args.rounds,
+                         extension)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"device": device, "kernel": json_path,
+                       "c_extension": extension,
                        "launches_per_round": args.launches,
                        "rounds": args.rounds, "rows": rows, "graph": graph},
                       f, indent=2)

@@ -52,8 +52,11 @@ python3 "$root/tools/gpu/gpu_kernels.py" check "$kernels" 2>&1 |
   tee "$outdir/kernels.log"
 
 step "build (runtime only) into $build"
+# The Python module's C extension is built for the python3 that runs the
+# benchmarks (where its headers are installed).
 cmake -G Ninja -S "$root" -B "$build" -DTILEC_BUILD_COMPILER=OFF \
-  -DCMAKE_BUILD_TYPE=Release -DTILEC_GPU_KERNEL_DIR="$kernels" 2>&1 |
+  -DCMAKE_BUILD_TYPE=Release -DTILEC_GPU_KERNEL_DIR="$kernels" \
+  -DPython3_EXECUTABLE="$(command -v python3)" 2>&1 |
   tee "$outdir/build.log"
 cmake --build "$build" -j "$(nproc)" 2>&1 | tee -a "$outdir/build.log"
 

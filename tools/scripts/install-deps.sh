@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3 git
+  cmake ninja-build g++ python3 python3-dev git
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   libcli11-dev nlohmann-json3-dev libyaml-cpp-dev catch2 libdlpack-dev
   clang-14 libclang-rt-14-dev

@@ -36,6 +36,17 @@ HostOverhead measureHostOverhead(const tilert::detail::DriverApi &api,
   Result.Median = Sorted[Sorted.size() / 2];
   Result.Min = Sorted.front();
   Result.Max = Sorted.back();
+
+  std::vector<double> Single(static_cast<size_t>(launches));
+  for (double &Micros : Single) {
+    auto Start = std::chrono::steady_clock::now();
+    launch();
+    auto Stop = std::chrono::steady_clock::now();
+    Micros = std::chrono::duration<double, std::micro>(Stop - Start).count();
+  }
+  Synchronize();
+  std::sort(Single.begin(), Single.end());
+  Result.SingleMedian = Single[Single.size() / 2];
   return Result;
 }
 

@@ -9,7 +9,8 @@
 // median time, the bandwidth over the sum of the tensor sizes and, with
 // --flops, the TFLOP/s of the given FLOP model. With --launch-overhead it
 // measures the host time of a launch instead (HostOverhead.h): --reps rounds
-// of --launches back-to-back launches.
+// of --launches back-to-back launches, and the median of --launches launches
+// timed one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +147,8 @@ int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
               "over %d rounds of %d launches after %d warmup\n",
               Overhead.Median, Overhead.Min, Overhead.Max, options.Reps,
               options.Launches, options.Warmup);
+  std::printf("  median of %d launches timed one by one: %.3f us\n",
+              options.Launches, Overhead.SingleMedian);
   if (!options.Output.empty()) {
     nlohmann::json Result = {
         {"kernel", Info.name},
@@ -160,6 +163,7 @@ int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
         {"median_us", Overhead.Median},
         {"min_us", Overhead.Min},
         {"max_us", Overhead.Max},
+        {"single_launch_median_us", Overhead.SingleMedian},
     };
     for (size_t I = 0; I < work.DimNames.size(); ++I)
       Result["dims"][work.DimNames[I]] = work.DimValues[I];
@@ -270,7 +274,8 @@ int main(int argc, char **argv) {
   App.add_option("--seed", Opts.Seed, "Seed of the random inputs (0: time)");
   App.add_flag("--launch-overhead", Opts.LaunchOverhead,
                "Measure the host time per launch instead: --reps rounds of "
-               "--launches back-to-back launches, wall clock");
+               "--launches back-to-back launches, wall clock, then the "
+               "median of --launches launches timed one by one");
   App.add_option("--launches", Opts.Launches,
                  "Launches per round of --launch-overhead (2000)")
       ->check(CLI::Range(1, 100000000));

@@ -240,6 +240,23 @@ TILERT_API tilertStatus tilertKernelLaunch(
     tilertKernel kernel, const DLTensor *const *tensors, int32_t num_tensors,
     const tilertScalar *scalars, int32_t num_scalars, CUstream stream);
 
+/// The arguments of tilertKernelLaunch in one struct (tilertKernelLaunchArgs),
+/// for callers that marshal each argument of a foreign call at a cost (such
+/// as Python's ctypes): they fill it once and change only what changes.
+typedef struct tilertLaunchArgs {
+  tilertKernel kernel;
+  const DLTensor *const *tensors;
+  int32_t num_tensors;
+  int32_t num_scalars;
+  const tilertScalar *scalars;
+  CUstream stream;
+} tilertLaunchArgs;
+
+/// tilertKernelLaunch(args->kernel, args->tensors, args->num_tensors,
+/// args->scalars, args->num_scalars, args->stream): the same checks, launch
+/// and errors. `args` NULL is TILERT_ERROR_INVALID_ARGUMENT.
+TILERT_API tilertStatus tilertKernelLaunchArgs(const tilertLaunchArgs *args);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

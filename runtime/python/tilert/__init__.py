@@ -11,13 +11,17 @@ Python numbers converted to the kernel's scalar dtypes; the runtime checks
 every argument (``_launch_plan.py``). Every runtime error raises
 ``tilert.Error`` carrying the runtime's status name and message. No build
 step: the shared library is found through the ``TILERT_LIBRARY`` environment
-variable, next to this package, or in the repository's ``build*/runtime``.
+variable, next to this package, or in the repository's ``build*/runtime``;
+the optional C extension that makes PyTorch launches cheaper is built with
+the library where Python's headers are installed.
 """
 
 import collections
 import ctypes
 import ctypes.util
 import glob
+import importlib.machinery
+import importlib.util
 import os
 import threading
 
@@ -115,11 +119,9 @@ def _declare(lib):
         "tilertKernelGetScalarParam": (
             c.c_int, [c.c_void_p, c.c_int32, c.POINTER(_ScalarParam)]),
         "tilertKernelPrepare": (c.c_int, [c.c_void_p, c.c_int32]),
-        # The tensor pointers and the scalars are passed as the addresses
-        # of a LaunchPlan's buffer.
-        "tilertKernelLaunch": (
-            c.c_int, [c.c_void_p, c.c_void_p, c.c_int32, c.c_void_p,
-                      c.c_int32, c.c_void_p]),
+        # A LaunchPlan's buffer, passed as the ctypes array it is, without
+        # argtypes: each converted argument costs a launch time.
+        "tilertKernelLaunchArgs": (c.c_int, None),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -146,6 +148,43 @@ def _library():
             "tilert: cannot load libtilert.so; build the runtime (cmake "
             "-DTILEC_BUILD_COMPILER=OFF) and set TILERT_LIBRARY to the "
             "library's path. Tried: " + ("; ".join(tried) or "nothing"))
+
+
+_native = None
+_native_loaded = False
+_native_lock = threading.Lock()
+
+
+def _native_module():
+    """The C extension (``_tilert_launch*.so`` for this interpreter's ABI)
+    built next to the loaded library, else installed in this package, or
+    None: then launches go through ctypes alone.
+    ``TILERT_PYTHON_EXTENSION=0`` makes it None. Looked up once."""
+    global _native, _native_loaded
+    if os.environ.get("TILERT_PYTHON_EXTENSION", "1") == "0":
+        return None
+    folders = [os.path.dirname(os.path.abspath(library_path())),
+               os.path.dirname(os.path.abspath(__file__))]
+    candidates = [os.path.join(folder, "_tilert_launch" + suffix)
+                  for folder in folders
+                  for suffix in importlib.machinery.EXTENSION_SUFFIXES]
+    with _native_lock:
+        if _native_loaded:
+            return _native
+        _native_loaded = True
+        for path in candidates:
+            if not os.path.exists(path):
+                continue
+            spec = importlib.util.spec_from_file_location(
+                "tilert._tilert_launch", path)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except ImportError:
+                continue
+            _native = module
+            break
+        return _native
 
 
 def library_path():
@@ -199,9 +238,11 @@ class Kernel:
             self.scalars.append(ScalarParam(raw.name.decode(),
                                             lib.tilertDTypeName(raw.dtype).decode()))
             scalar_codes.append(raw.dtype)
-        self._plan = LaunchPlan(self.name, self.tensors, self.scalars,
-                                scalar_codes)
-        self._launch = lib.tilertKernelLaunch
+        self._plan = LaunchPlan(self.name, handle.value, self.tensors,
+                                self.scalars, scalar_codes,
+                                lib.tilertKernelLaunchArgs, _native_module())
+        # Per thread: the plan's launch function for the thread's buffer.
+        self._threads = threading.local()
 
     def prepare(self, device=0):
         """Loads the kernel on CUDA device ``device`` now instead of at its
@@ -212,8 +253,7 @@ class Kernel:
         """Launches with the tensors then the scalars, in the kernel's
         parameter order, on ``stream`` (default: the current stream of the
         tensors' framework, else the legacy default stream)."""
-        handle = self._handle
-        if not handle:
+        if not self._handle:
             raise ValueError(f"kernel {self.name} is closed")
         plan = self._plan
         if len(args) != plan.num_args:
@@ -223,11 +263,11 @@ class Kernel:
                         f"{self.name} takes {plan.num_tensors} tensors "
                         f"({names}) and {plan.num_scalars} scalars "
                         f"({scalars}) but {len(args)} arguments were given")
-        tensors, scalars, stream_handle, capsules = plan.arguments(args,
-                                                                   stream)
-        code = self._launch(handle, tensors, plan.num_tensors, scalars,
-                            plan.num_scalars, stream_handle)
-        del capsules  # The launch is enqueued; the producers keep the memory.
+        try:
+            launch = self._threads.launch
+        except AttributeError:
+            launch = plan.launcher(self._threads)
+        code = launch(args, stream)
         if code != _SUCCESS:
             _check(code)
 

@@ -186,6 +186,12 @@ CUresult CUDAAPI fakeCtxPopCurrent(CUcontext *context) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI fakeCtxGetCurrent(CUcontext *context) {
+  count(Id_cuCtxGetCurrent);
+  *context = Current;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI fakeCtxSetCurrent(CUcontext context) {
   count(Id_cuCtxSetCurrent);
   Current = context;
@@ -333,6 +339,8 @@ void *entryPoint(int id) {
     return reinterpret_cast<void *>(&fakeCtxPushCurrent);
   case Id_cuCtxPopCurrent:
     return reinterpret_cast<void *>(&fakeCtxPopCurrent);
+  case Id_cuCtxGetCurrent:
+    return reinterpret_cast<void *>(&fakeCtxGetCurrent);
   case Id_cuCtxSetCurrent:
     return reinterpret_cast<void *>(&fakeCtxSetCurrent);
   case Id_cuLibraryLoadData:

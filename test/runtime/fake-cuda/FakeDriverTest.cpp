@@ -13,6 +13,7 @@
 #include "tilert/tilert.hpp"
 
 #include "../TestSupport.h"
+#include "Driver.h"
 
 #include <catch2/catch.hpp>
 
@@ -84,7 +85,9 @@ CUstream streamValue(uint64_t value) {
 
 } // namespace
 
-void *operator new(size_t size) {
+// Not inlined: GCC would see memory from malloc() reach operator delete, or
+// free() on memory from operator new, and warn (-Wmismatched-new-delete).
+[[gnu::noinline]] void *operator new(size_t size) {
   if (Counting)
     ++Allocations;
   if (void *Memory = std::malloc(size ? size : 1))
@@ -92,9 +95,13 @@ void *operator new(size_t size) {
   throw std::bad_alloc();
 }
 
-void operator delete(void *memory) noexcept { std::free(memory); }
+[[gnu::noinline]] void operator delete(void *memory) noexcept {
+  std::free(memory);
+}
 
-void operator delete(void *memory, size_t) noexcept { std::free(memory); }
+[[gnu::noinline]] void operator delete(void *memory, size_t) noexcept {
+  std::free(memory);
+}
 
 TEST_CASE("a launch reaches the driver with the ABI's parameters",
           "[fake-driver]") {
@@ -197,12 +204,153 @@ TEST_CASE("a warm launch makes only the driver calls graph capture allows",
     Kernel.launch({A.get(), B.get(), C.get()}, {}, streamValue(0x6000));
   // No allocation, copy, synchronization or module load: the context is
   // made current around the launch, the stream's context is checked.
+  CHECK(Driver.callCount("cuCtxGetCurrent") == Launches);
   CHECK(Driver.callCount("cuCtxPushCurrent") == Launches);
   CHECK(Driver.callCount("cuStreamGetCtx") == Launches);
   CHECK(Driver.callCount("cuLaunchKernelEx") == Launches);
   CHECK(Driver.callCount("cuCtxPopCurrent") == Launches);
-  CHECK(Driver.totalCalls() == 4 * Launches);
+  CHECK(Driver.totalCalls() == 5 * Launches);
   CHECK(lastLaunch().grid[0] == 5);
+
+  // A thread whose current context is the device's primary context (as in
+  // PyTorch) keeps it: nothing is pushed or popped.
+  const tilert::detail::DriverApi *Api = nullptr;
+  REQUIRE(tilert::detail::getDriver(Api).ok());
+  CUcontext Primary = nullptr;
+  REQUIRE(Api->cuDevicePrimaryCtxRetain(&Primary, 0) == CUDA_SUCCESS);
+  REQUIRE(Api->cuCtxSetCurrent(Primary) == CUDA_SUCCESS);
+  Driver.reset();
+  for (int I = 0; I < Launches; ++I)
+    Kernel.launch({A.get(), B.get(), C.get()}, {}, streamValue(0x6000));
+  CHECK(Driver.callCount("cuCtxGetCurrent") == Launches);
+  CHECK(Driver.callCount("cuStreamGetCtx") == Launches);
+  CHECK(Driver.callCount("cuLaunchKernelEx") == Launches);
+  CHECK(Driver.totalCalls() == 3 * Launches);
+  CUcontext Current = nullptr;
+  REQUIRE(Api->cuCtxGetCurrent(&Current) == CUDA_SUCCESS);
+  CHECK(Current == Primary);
+  REQUIRE(Api->cuCtxSetCurrent(nullptr) == CUDA_SUCCESS);
+  Api->cuDevicePrimaryCtxRelease(0);
+}
+
+TEST_CASE("a warm launch checks its arguments again", "[fake-driver]") {
+  // Nothing one launch proved is assumed by the next: each of these follows
+  // a valid launch of the same kernel on the same thread, and fails.
+  const FakeDriver &Driver = fakeDriver();
+  TempDir Dir;
+  tilert::Kernel Kernel(Dir.writeKernel(baseMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {4097}), B(TILERT_DTYPE_F32, {4097}),
+      C(TILERT_DTYPE_F32, {4097});
+  Driver.setParamCount(4);
+  auto Launch = [&](const DLTensor *b) {
+    Kernel.launch({A.get(), b, C.get()}, {}, streamValue(0x6000));
+  };
+  auto Rejects = [&](const DLTensor *b, const char *message) {
+    Launch(B.get());
+    uint64_t Before = lastLaunch().count;
+    try {
+      Launch(b);
+      FAIL("the launch succeeded");
+    } catch (const tilert::Error &E) {
+      CHECK(E.status() == TILERT_ERROR_INVALID_ARGUMENT);
+      CHECK_THAT(E.message(), Catch::Contains(message));
+    }
+    CHECK(lastLaunch().count == Before);
+  };
+  FakeTensor Half(TILERT_DTYPE_F16, {4097});
+  Rejects(Half.get(), "tensor 'B' (index 1) has dtype f16");
+  FakeTensor Shorter(TILERT_DTYPE_F32, {4096});
+  Rejects(Shorter.get(), "dim 'N' is inconsistent");
+  FakeTensor Matrix(TILERT_DTYPE_F32, {1, 4097});
+  Rejects(Matrix.get(), "has rank 2 but the kernel expects rank 1");
+  FakeTensor Strided(TILERT_DTYPE_F32, {4097});
+  Strided.withStrides({2});
+  Rejects(Strided.get(), "is not contiguous");
+  FakeTensor Misaligned(TILERT_DTYPE_F32, {4097});
+  Misaligned->byte_offset = 4;
+  Rejects(Misaligned.get(), "is not aligned to 16 bytes");
+  FakeTensor Other(TILERT_DTYPE_F32, {4097});
+  Other->device.device_id = 1;
+  Rejects(Other.get(), "is on CUDA device 1");
+  // The valid launch after them binds the new values.
+  FakeTensor Longer(TILERT_DTYPE_F32, {9000}), LongA(TILERT_DTYPE_F32, {9000}),
+      LongC(TILERT_DTYPE_F32, {9000});
+  Kernel.launch({LongA.get(), Longer.get(), LongC.get()}, {},
+                streamValue(0x6000));
+  FakeCudaLaunch Last = lastLaunch();
+  CHECK(Last.grid[0] == 9);
+  CHECK(Last.params[1] == reinterpret_cast<uintptr_t>(Longer->data));
+  CHECK(Last.params[3] == 9000);
+}
+
+TEST_CASE("launches of kernels with other parameter lists on one thread",
+          "[fake-driver]") {
+  // The thread's parameter array is reused while its layout fits: it must
+  // follow each kernel's.
+  TempDir Dir;
+  tilert::Kernel Add(Dir.writeKernel(baseMetadata()));
+  TempDir GemmDir;
+  tilert::Kernel Gemm(GemmDir.writeKernel(gemmLikeMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {100}), B(TILERT_DTYPE_F32, {100}),
+      C(TILERT_DTYPE_F32, {100});
+  FakeTensor GA(TILERT_DTYPE_F32, {64, 32}), GB(TILERT_DTYPE_F32, {32, 48}),
+      GC(TILERT_DTYPE_F32, {64, 128});
+  fakeDriver().setParamCount(8);
+  for (int Round = 0; Round < 2; ++Round) {
+    Add.launch({A.get(), B.get(), C.get()}, {}, streamValue(0x6000));
+    FakeCudaLaunch Launch = lastLaunch();
+    CHECK(Launch.params[0] == reinterpret_cast<uintptr_t>(A->data));
+    CHECK(Launch.params[2] == reinterpret_cast<uintptr_t>(C->data));
+    CHECK(Launch.params[3] == 100);
+    Gemm.launch({GA.get(), GB.get(), GC.get()},
+                {tilert::Scalar::f32(2.0f), tilert::Scalar::boolean(true)},
+                streamValue(0x6000));
+    Launch = lastLaunch();
+    CHECK(Launch.params[0] == reinterpret_cast<uintptr_t>(GA->data));
+    CHECK(Launch.params[3] == 64);
+    CHECK(Launch.params[4] == 32);
+    CHECK(Launch.params[5] == 48);
+    float Alpha;
+    std::memcpy(&Alpha, &Launch.params[6], sizeof(float));
+    CHECK(Alpha == 2.0f);
+    CHECK((Launch.params[7] & 0xff) == 1);
+  }
+}
+
+TEST_CASE("tilertKernelLaunchArgs launches as tilertKernelLaunch does",
+          "[fake-driver]") {
+  TempDir Dir;
+  tilert::Kernel Kernel(Dir.writeKernel(baseMetadata()));
+  FakeTensor A(TILERT_DTYPE_F32, {4097}), B(TILERT_DTYPE_F32, {4097}),
+      C(TILERT_DTYPE_F32, {4097});
+  const DLTensor *Tensors[] = {A.get(), B.get(), C.get()};
+  tilertLaunchArgs Args = {};
+  Args.kernel = Kernel.handle();
+  Args.tensors = Tensors;
+  Args.num_tensors = 3;
+  Args.stream = streamValue(0x6100);
+  fakeDriver().setParamCount(4);
+  uint64_t Before = lastLaunch().count;
+  REQUIRE(tilertKernelLaunchArgs(&Args) == TILERT_SUCCESS);
+  FakeCudaLaunch Launch = lastLaunch();
+  CHECK(Launch.count == Before + 1);
+  CHECK(Launch.stream == 0x6100);
+  CHECK(Launch.grid[0] == 5);
+  CHECK(Launch.params[3] == 4097);
+
+  Args.num_tensors = 2;
+  CHECK(tilertKernelLaunchArgs(&Args) == TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(tilertGetLastErrorMessage(),
+             Catch::Contains("takes 3 tensors (A, B, C) but 2 were given"));
+  Args.num_tensors = 3;
+  Args.kernel = nullptr;
+  CHECK(tilertKernelLaunchArgs(&Args) == TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(tilertGetLastErrorMessage(),
+             Catch::Contains("the kernel handle is NULL"));
+  CHECK(tilertKernelLaunchArgs(nullptr) == TILERT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(tilertGetLastErrorMessage(),
+             Catch::Contains("the launch arguments are NULL"));
+  CHECK(lastLaunch().count == Before + 1);
 }
 
 TEST_CASE("a warm launch allocates no host memory", "[fake-driver]") {

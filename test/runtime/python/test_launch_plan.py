@@ -270,14 +270,128 @@ class LaunchPlanTest(unittest.TestCase):
             shutil.rmtree(directory)
 
     def test_threads_fill_buffers_of_their_own(self):
-        plan = self.kernel._plan
-        buffers = []
-        thread = threading.Thread(target=lambda: buffers.append(
-            plan._buffer()))
+        a, b, c = self.vectors()
+        self.kernel(a, b, c, 1.0)
+        theirs = []
+
+        def launch_in_a_thread():
+            x, y, z = self.vectors(n=77)
+            self.kernel(x, y, z, 1.0)
+            theirs.append(self.kernel._threads.__dict__.copy())
+
+        thread = threading.Thread(target=launch_in_a_thread)
         thread.start()
         thread.join()
-        self.assertIsNot(buffers[0], plan._buffer())
-        self.assertNotEqual(buffers[0].pointers, plan._buffer().pointers)
+        mine = self.kernel._threads
+        self.assertIsNot(theirs[0]["launch"], mine.launch)
+        self.assertNotEqual(ctypes.addressof(theirs[0]["buffer"].memory),
+                            ctypes.addressof(mine.buffer.memory))
+        self.assertEqual(self.last_launch().params[3], 77)
+        self.kernel(a, b, c, 1.0)
+        self.assertEqual(self.last_launch().params[3], 1000)
+
+    def test_the_attribute_path_in_use(self):
+        """The C extension's where it was built (CTest says so), else the
+        Python one; TILERT_PYTHON_EXTENSION=0 turns the extension off."""
+        a, b, c = self.vectors()
+        self.kernel(a, b, c, 1.0)
+        launch = self.kernel._threads.launch
+        native = type(launch).__name__ == "Launcher"
+        if os.environ.get("TILERT_PYTHON_EXTENSION") == "0":
+            self.assertFalse(native)
+            self.assertIsNone(self.tilert._native_module())
+        elif os.environ.get("TILERT_EXPECT_EXTENSION") == "1":
+            self.assertTrue(native)
+
+    def test_every_launch_is_checked_again(self):
+        """Nothing the attribute path saw in one launch is assumed by the
+        next: after a valid launch, each of these is refused."""
+        a, b, c = self.vectors(n=64)
+        cases = [
+            ("tensor 'B' (index 1) has dtype f16",
+             Tensor(b.address, [64], dtype=torch.float16)),
+            ("dim 'N' is inconsistent", Tensor(b.address, [63])),
+            ("has rank 2 but the kernel expects rank 1",
+             Tensor(b.address, [8, 8])),
+            ("is not contiguous", Tensor(b.address, [64], strides=[2])),
+            ("is not aligned to 16 bytes", Tensor(b.address + 8, [64])),
+            ("is on CUDA device 1", Tensor(b.address, [64], device=1)),
+            ("has a NULL data pointer", Tensor(0, [64])),
+        ]
+        for message, wrong in cases:
+            self.kernel(a, b, c, 1.0)
+            self.driver.fakeCudaReset()
+            self.expect_error(message, a, wrong, c, 1.0)
+        # The next valid launch passes its own values.
+        big = self.vectors(n=5000)
+        self.kernel(*big, 4.0)
+        launch = self.last_launch()
+        self.assertEqual(launch.grid[0], 20)  # ceildiv(5000, 256)
+        self.assertEqual(list(launch.params[:4]),
+                         [big[0].address, big[1].address, big[2].address,
+                          5000])
+        self.assertEqual(launch.params[4] & 0xFFFFFFFF, f32_bits(4.0))
+
+    def test_dlpack_launches_between_attribute_launches(self):
+        a, b, c = self.vectors(n=100)
+        self.kernel(a, b, c, 1.0)
+        # An explicit other stream exports every tensor through DLPack.
+        self.kernel(a, b, c, 2.0, stream=0x6600)
+        self.assertEqual(self.last_launch().stream, 0x6600)
+        self.assertEqual(b.dlpack_streams, [0x6600])
+        # A tensor that is no PyTorch tensor: the others keep the attribute
+        # path in the same launch.
+        other = Tensor(b.address, [100])
+        plain = types.SimpleNamespace(__dlpack__=other.__dlpack__,
+                                      __dlpack_device__=other.__dlpack_device__)
+        self.kernel(a, plain, c, 3.0)
+        launch = self.last_launch()
+        self.assertEqual(launch.stream, CURRENT_STREAMS[0])
+        self.assertEqual(list(launch.params[:4]),
+                         [a.address, b.address, c.address, 100])
+        # One that fails after another was exported leaves nothing behind.
+        with self.assertRaisesRegex(TypeError, "does not support DLPack"):
+            self.kernel(Tensor(a.address, [10, 10]), object(), c, 1.0)
+        x, y, z = self.vectors(n=300)
+        self.kernel(x, y, z, 5.0)
+        launch = self.last_launch()
+        self.assertEqual(list(launch.params[:4]),
+                         [x.address, y.address, z.address, 300])
+        self.assertEqual(x.dlpack_streams + y.dlpack_streams, [])
+
+    def test_pytorch_imported_after_the_first_launch(self):
+        """A thread that launched before PyTorch was imported takes the
+        attribute path once it is."""
+        a, b, c = self.vectors()
+        kernel = self.tilert.Kernel(self.kernel.json_path)
+        saved = self.tilert._launch_plan._Torch.tensor_type
+        del sys.modules["torch"]
+        self.tilert._launch_plan._Torch.tensor_type = None
+        try:
+            kernel(a, b, c, 1.0)  # Through DLPack: no PyTorch.
+            self.assertEqual(len(a.dlpack_streams), 1)
+            sys.modules["torch"] = torch
+            kernel(a, b, c, 1.0)
+            self.assertEqual(len(a.dlpack_streams), 1)
+            self.assertEqual(self.last_launch().stream, CURRENT_STREAMS[0])
+        finally:
+            sys.modules["torch"] = torch
+            self.tilert._launch_plan._Torch.tensor_type = saved
+            kernel.close()
+
+    def test_scalars_of_the_attribute_path(self):
+        a, b, c = self.vectors()
+        for value, bits in [(0.25, f32_bits(0.25)), (3, f32_bits(3.0)),
+                            (True, f32_bits(1.0)), (1e300, 0x7F800000),
+                            (-1e300, 0xFF800000),
+                            (float("nan"), None)]:
+            self.kernel(a, b, c, value)
+            got = self.last_launch().params[4] & 0xFFFFFFFF
+            if bits is None:
+                self.assertEqual(got & 0x7F800000, 0x7F800000)
+                self.assertNotEqual(got & 0x7FFFFF, 0)
+            else:
+                self.assertEqual(got, bits, value)
 
     def test_host_time_per_call(self):
         """Prints the Python-side cost of a launch on the fake driver (the

@@ -86,6 +86,7 @@ class TileBenchTest(unittest.TestCase):
         self.assertEqual(report["launches_per_round"], 100)
         self.assertEqual(len(report["host_us_per_launch"]), 3)
         self.assertGreater(report["median_us"], 0)
+        self.assertGreater(report["single_launch_median_us"], 0)
         self.assertEqual(report["dims"], {"N": 4097})
 
 
