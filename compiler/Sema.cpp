@@ -72,10 +72,21 @@ std::optional<std::int64_t> parseDefineInt(std::string_view Text) {
                   : static_cast<std::int64_t>(Value);
 }
 
-/// Parses the value of a floating-point `-D`: an integer or floating-point
-/// literal as the language spells it (`2`, `1.5`, `1e-3`), optionally
-/// negative, that fits a double.
-std::optional<double> parseDefineFloat(std::string_view Text) {
+/// Collects the functions `E` calls (by name) into `Out`.
+void collectCalls(const Expr &E,
+                  const std::unordered_map<std::string, FnDecl *> &Fns,
+                  std::vector<std::pair<FnDecl *, SourceLoc>> &Out) {
+  if (const auto *Call = dyn_cast<CallExpr>(&E)) {
+    auto It = Fns.find(Call->Callee);
+    if (It != Fns.end())
+      Out.push_back({It->second, Call->getLoc()});
+  }
+  forEachChild(E, [&](const Expr &Child) { collectCalls(Child, Fns, Out); });
+}
+
+} // namespace
+
+std::optional<double> tilec::parseDefineFloat(std::string_view Text) {
   std::string_view Digits = Text;
   if (!Digits.empty() && Digits[0] == '-')
     Digits.remove_prefix(1);
@@ -95,20 +106,6 @@ std::optional<double> parseDefineFloat(std::string_view Text) {
     return std::nullopt;
   return Value;
 }
-
-/// Collects the functions `E` calls (by name) into `Out`.
-void collectCalls(const Expr &E,
-                  const std::unordered_map<std::string, FnDecl *> &Fns,
-                  std::vector<std::pair<FnDecl *, SourceLoc>> &Out) {
-  if (const auto *Call = dyn_cast<CallExpr>(&E)) {
-    auto It = Fns.find(Call->Callee);
-    if (It != Fns.end())
-      Out.push_back({It->second, Call->getLoc()});
-  }
-  forEachChild(E, [&](const Expr &Child) { collectCalls(Child, Fns, Out); });
-}
-
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // Scopes

@@ -16,7 +16,9 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilec {
@@ -28,6 +30,11 @@ struct Define {
   /// The value as written.
   std::string Value;
 };
+
+/// Parses the value of a floating-point `-D` (or of a tuning space's
+/// candidate): an integer or floating-point literal as the language spells
+/// it (`2`, `1.5`, `1e-3`), optionally negative, that fits a double.
+std::optional<double> parseDefineFloat(std::string_view Text);
 
 /// What semantic analysis is asked to do.
 struct SemaOptions {

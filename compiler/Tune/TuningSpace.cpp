@@ -3,6 +3,7 @@
 #include "compiler/Tune/TuningSpace.h"
 
 #include "compiler/Limits.h"
+#include "compiler/Sema.h"
 #include "compiler/Suggestions.h"
 
 #include <yaml-cpp/yaml.h>
@@ -10,8 +11,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -77,27 +76,6 @@ std::optional<std::int64_t> parseInt(const std::string &Text) {
   return Value;
 }
 
-/// Parses a number as the tile language spells it (`2`, `1.5`, `1e-3`),
-/// optionally negative, that fits a double.
-std::optional<double> parseFloat(const std::string &Text) {
-  std::string_view Digits = Text;
-  if (!Digits.empty() && Digits[0] == '-')
-    Digits.remove_prefix(1);
-  if (Digits.empty() || !std::isdigit(static_cast<unsigned char>(Digits[0])))
-    return std::nullopt;
-  for (char C : Digits)
-    if (!std::isdigit(static_cast<unsigned char>(C)) && C != '.' && C != 'e' &&
-        C != 'E' && C != '+' && C != '-')
-      return std::nullopt;
-  char *End = nullptr;
-  errno = 0;
-  double Value = std::strtod(Text.c_str(), &End);
-  if (End != Text.c_str() + Text.size() || errno == ERANGE ||
-      !std::isfinite(Value))
-    return std::nullopt;
-  return Value;
-}
-
 /// Reads a YAML scalar as a compile-time value of kind `K`.
 std::optional<Constant> parseValue(const std::string &Text, Constant::Kind K) {
   switch (K) {
@@ -106,7 +84,7 @@ std::optional<Constant> parseValue(const std::string &Text, Constant::Kind K) {
       return Constant::getInt(*Int);
     break;
   case Constant::Kind::Float:
-    if (std::optional<double> Float = parseFloat(Text))
+    if (std::optional<double> Float = parseDefineFloat(Text))
       return Constant::getFloat(*Float);
     break;
   case Constant::Kind::Bool:
