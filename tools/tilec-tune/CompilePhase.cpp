@@ -203,6 +203,13 @@ bool CompilePhase::prepareStaging() {
     return false;
   }
   llvm::SmallString<256> Output(Options.OutputDir);
+  // createUniqueDirectory puts a relative name under the temporary
+  // directory: the staging directory must be beside the package.
+  if (std::error_code Failure = llvm::sys::fs::make_absolute(Output)) {
+    error("cannot write the package to '" + Options.OutputDir +
+          "': " + Failure.message());
+    return false;
+  }
   llvm::sys::path::remove_dots(Output, /*remove_dot_dot=*/true);
   if (Output.empty() || Output == "/") {
     error("cannot write the package to '" + Options.OutputDir + "'");
