@@ -183,6 +183,22 @@ KernelLowering::getRegisterSplit() const {
         target.getDescription().MaxSharedMemoryPerBlock + kReservedSharedBytes;
     if (2 * (bytes.getInt() + kReservedSharedBytes) > perMultiprocessor)
       return std::nullopt;
+    // ptxas fits each instruction in the registers at entry (128 for two
+    // blocks): a wgmma's accumulator registers (N / 2 of m64nNk16) and its
+    // operands too, so N must be at most 128.
+    bool narrowWgmma = true;
+    tile::KernelOp walked = kernel;
+    walked.walk([&](tile::GemmOp gemm) {
+      auto c = cast<tile::BufferType>(gemm.getC().getType());
+      auto mma = dyn_cast_or_null<tile::MmaLayoutAttr>(c.getLayout());
+      if (!mma)
+        return;
+      FailureOr<tile::MmaTiling> tiling = mma.getTiling(c.getShape());
+      if (failed(tiling) || (tiling->warpgroup && tiling->warpTileN > 128))
+        narrowWgmma = false;
+    });
+    if (!narrowWgmma)
+      return std::nullopt;
     blocks = 2;
   }
   // The block starts with its share of the register file (what ptxas

@@ -122,8 +122,9 @@ public:
   /// registers per thread and the consumers share the rest of the block's
   /// registers (232 for two consumer warpgroups, 152 for three, 104 for
   /// four, one block per multiprocessor); a single consumer warpgroup takes
-  /// 216 where shared memory has room for two blocks per multiprocessor,
-  /// and otherwise keeps the 255 it starts with.
+  /// 216 where shared memory has room for two blocks per multiprocessor and
+  /// no wgmma is wider than 128 columns (ptxas fits each instruction in the
+  /// 128 registers at entry), and otherwise keeps the 255 it starts with.
   std::optional<RegisterSplit> getRegisterSplit() const;
   /// The `CUtensorMap` parameter (a pointer into the parameter space) that
   /// the TMA copy `copy` reads through; null if none.
