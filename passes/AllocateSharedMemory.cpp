@@ -28,13 +28,6 @@ using namespace mlir;
 
 namespace {
 
-/// Tiles whose byte size is a multiple of this start at a multiple of it
-/// (the period of the 128-byte swizzle patterns; TMA and wgmma descriptors
-/// start there).
-constexpr uint64_t kPatternAlignment = 1024;
-/// Every other tile starts at a multiple of this.
-constexpr uint64_t kTileAlignment = 128;
-
 /// One shared tile to place.
 struct SharedTile {
   tile::AllocSharedOp op;
@@ -78,8 +71,9 @@ SmallVector<SharedTile> collectTiles(tile::KernelOp kernel) {
     SharedTile tile;
     tile.op = op;
     tile.bytes = tilec::sharedTileBytes(cast<tile::BufferType>(op.getType()));
-    tile.alignment = tile.bytes % kPatternAlignment == 0 ? kPatternAlignment
-                                                         : kTileAlignment;
+    tile.alignment = tile.bytes % tilec::kSharedPatternAlignment == 0
+                         ? tilec::kSharedPatternAlignment
+                         : tilec::kSharedTileAlignment;
     std::optional<int64_t> allocation = positionOf(op);
     // A reduction's scratch keeps its bytes for the whole launch, so that
     // the reduction need not wait for every thread to read it before the

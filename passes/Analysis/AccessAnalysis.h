@@ -41,6 +41,13 @@ int64_t storageBytes(mlir::Type elementType);
 /// saturating.
 uint64_t sharedTileBytes(mlir::tile::BufferType type);
 
+/// Shared tiles whose byte size is a multiple of this start at a multiple
+/// of it in the arena (the period of the 128-byte swizzle patterns; TMA and
+/// wgmma descriptors start there; tile-allocate-shared-memory).
+constexpr uint64_t kSharedPatternAlignment = 1024;
+/// Every other shared tile starts at a multiple of this.
+constexpr uint64_t kSharedTileAlignment = 128;
+
 /// The base alignment in bytes that code may assume for `tensor`, a global
 /// buffer argument of a `tile.kernel`: its `tile.alignment` argument
 /// attribute, 16 by default.

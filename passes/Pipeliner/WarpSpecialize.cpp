@@ -76,12 +76,6 @@ namespace {
 /// whole warpgroups).
 constexpr int64_t kProducerThreads = 128;
 
-/// Every shared tile starts at a multiple of this (tile-allocate-shared-
-/// memory)...
-constexpr uint64_t kSharedTileAlignment = 128;
-/// ... and those whose size is a multiple of this at a multiple of it; they
-/// are placed first (largest first), so the arena wastes less than this.
-constexpr uint64_t kSharedPatternAlignment = 1024;
 /// The fewest rows a TMA store's staging tile holds.
 constexpr int64_t kMinStagingRows = 8;
 /// The most accumulator elements per consumer thread whose epilogue becomes
@@ -345,7 +339,9 @@ void WarpSpecializer::planEpilogueStores() {
   auto launch = cast<tile::LaunchOp>(loop->getParentOp());
   tile::TargetAttr target = tile::getTarget(loop);
   // Every shared tile (the two mbarrier rings to come included) as if none
-  // shared bytes with another: what the arena can need at most.
+  // shared bytes with another, plus what the placement's alignment can
+  // waste (tiles of whole patterns go first, so less than one pattern):
+  // what the arena can need at most.
   auto alignedBytes = [](tile::BufferType type) {
     return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
   };
