@@ -433,16 +433,10 @@ LogicalResult FragmentCopy::emitGlobal() {
                     fragment->elementType));
       }
     } else {
-      Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
-      for (int64_t i = 0; i < chunk; ++i) {
-        Value value =
-            convert(lowering.loadFragmentRegister(loc, *fragment, first + i),
-                    tensor->elementType);
-        vector = LLVM::InsertElementOp::create(
-            builder, loc, vector, lowering.toStorage(loc, value), position(i));
-      }
-      LLVM::StoreOp::create(builder, loc, vector, pointer,
-                            chunk * elementBytes);
+      LLVM::StoreOp::create(builder, loc,
+                            packRegisters(lowering, loc, *fragment, first,
+                                          chunk, tensor->elementType),
+                            pointer, chunk * elementBytes);
     }
     builder.setInsertionPoint(paths.elseBlock()->getTerminator());
     for (int64_t i = 0; i < chunk; ++i)

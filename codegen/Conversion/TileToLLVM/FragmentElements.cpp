@@ -124,3 +124,26 @@ Value tilec::convertFloat(OpBuilder &builder, Location loc, Value value,
     value = arith::ExtFOp::create(builder, loc, builder.getF32Type(), value);
   return arith::TruncFOp::create(builder, loc, type, value);
 }
+
+Value tilec::packRegisters(KernelLowering &lowering, Location loc,
+                           const PrivateBuffer &fragment, int64_t first,
+                           int64_t count, Type elementType) {
+  OpBuilder &builder = lowering.getBuilder();
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < count; ++i)
+    elements.push_back(lowering.toStorage(
+        loc,
+        convertFloat(builder, loc,
+                     lowering.loadFragmentRegister(loc, fragment, first + i),
+                     elementType)));
+  if (count == 1)
+    return elements.front();
+  Value vector = LLVM::PoisonOp::create(
+      builder, loc, VectorType::get({count}, elements.front().getType()));
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(
+        builder, loc, vector, element,
+        LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                 builder.getI32IntegerAttr(i)));
+  return vector;
+}

@@ -19,6 +19,7 @@
 namespace tilec {
 
 class KernelLowering;
+struct PrivateBuffer;
 
 /// The coordinates in its tile of the element a register holds, and whether
 /// it holds one (null: always).
@@ -76,6 +77,14 @@ private:
 /// through f32).
 mlir::Value convertFloat(mlir::OpBuilder &builder, mlir::Location loc,
                          mlir::Value value, mlir::Type type);
+
+/// The `count` registers of `fragment` from register `first` on, each
+/// converted to the float type `elementType` and to its storage, packed for
+/// one store: a vector of `count` elements (the element itself if `count`
+/// is 1).
+mlir::Value packRegisters(KernelLowering &lowering, mlir::Location loc,
+                          const PrivateBuffer &fragment, int64_t first,
+                          int64_t count, mlir::Type elementType);
 
 } // namespace tilec
 

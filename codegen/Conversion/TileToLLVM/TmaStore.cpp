@@ -71,9 +71,6 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
   int64_t bands = fragmentType.getDimSize(0) / bandRows;
   int64_t registers = elements.getNumRegisters();
   int64_t chunk = elements.pairsAreConsecutive() && registers % 2 == 0 ? 2 : 1;
-  Type storage = tensor->storageType;
-  Type chunkType =
-      chunk == 1 ? storage : Type(VectorType::get({chunk}, storage));
   int64_t chunkBytes = chunk * storageBytes(tensor->elementType);
   Value issuer = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                        lowering.getThreadIndex(), constant(0));
@@ -97,20 +94,8 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
                                                           element.valid)
                                   : inBand;
       lowering.emitGuarded(loc, valid, [&] {
-        Value value = LLVM::PoisonOp::create(builder, loc, chunkType);
-        for (int64_t i = 0; i < chunk; ++i) {
-          Value converted = lowering.toStorage(
-              loc, convertFloat(
-                       builder, loc,
-                       lowering.loadFragmentRegister(loc, *fragment, reg + i),
-                       tensor->elementType));
-          value = chunk == 1 ? converted
-                             : LLVM::InsertElementOp::create(
-                                   builder, loc, value, converted,
-                                   LLVM::ConstantOp::create(
-                                       builder, loc, builder.getI32Type(),
-                                       builder.getI32IntegerAttr(i)));
-        }
+        Value value = packRegisters(lowering, loc, *fragment, reg, chunk,
+                                    tensor->elementType);
         LLVM::StoreOp::create(builder, loc, value,
                               lowering.sharedElementPointer(
                                   loc, *staging, {row, element.coordinates[1]}),
