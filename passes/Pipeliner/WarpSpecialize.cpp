@@ -338,15 +338,14 @@ void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
 void WarpSpecializer::planEpilogueStores() {
   auto launch = cast<tile::LaunchOp>(loop->getParentOp());
   tile::TargetAttr target = tile::getTarget(loop);
-  // Every shared tile (the two mbarrier rings to come included) as if none
-  // shared bytes with another, plus what the placement's alignment can
-  // waste (tiles of whole patterns go first, so less than one pattern):
+  // Every shared tile (the mbarrier rings, already allocated, included) as
+  // if none shared bytes with another, plus what the placement's alignment
+  // can waste (tiles of whole patterns go first, so less than one pattern):
   // what the arena can need at most.
   auto alignedBytes = [](tile::BufferType type) {
     return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
   };
-  uint64_t arena = kSharedPatternAlignment +
-                   2 * llvm::alignTo(stages * 8, kSharedTileAlignment);
+  uint64_t arena = kSharedPatternAlignment;
   launch->getParentOp()->walk([&](tile::AllocSharedOp alloc) {
     arena += alignedBytes(cast<tile::BufferType>(alloc.getType()));
   });
