@@ -80,6 +80,7 @@ json resourcesJson(const PtxasResources &resources, int64_t maxThreads,
   result["spill_loads"] = resources.spillLoads;
   result["local_bytes"] = resources.localBytes;
   result["static_smem"] = resources.staticSmem;
+  result["performance_warnings"] = resources.performanceWarnings;
   result["max_threads"] = maxThreads;
   result["source"] = source;
   return result;

@@ -9,10 +9,17 @@
 //   ptxas info    : Used 8 registers, used 1 barriers, 1024 bytes smem,
 //                   256 bytes cumulative stack size, 364 bytes cmem[0]
 //
+// and, for code ptxas had to slow down, numbered notes that end with the
+// function they are about:
+//
+//   ptxas info    : (C7520) Potential Performance Loss: wgmma.mma_async
+//                   instructions are serialized due to ... in the function 'k'
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/PtxasReport.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -91,6 +98,40 @@ llvm::StringRef quoted(llvm::StringRef line) {
     return {};
   return line.slice(begin + 1, end);
 }
+
+/// A numbered note, "(C7520) Potential ... in the function 'k'": its code,
+/// its text without the function, and the function (empty if it names
+/// none).
+struct NumberedNote {
+  llvm::StringRef code;
+  llvm::StringRef text;
+  llvm::StringRef function;
+};
+
+/// Splits `message` (a `ptxas info` line without its prefix) into a
+/// numbered note; returns false if it is not one.
+bool parseNumberedNote(llvm::StringRef message, NumberedNote &note) {
+  if (!message.consume_front("("))
+    return false;
+  size_t close = message.find(')');
+  if (close == llvm::StringRef::npos)
+    return false;
+  llvm::StringRef code = message.take_front(close);
+  if (code.size() < 2 || code.front() != 'C' ||
+      !llvm::all_of(code.drop_front(), llvm::isDigit))
+    return false;
+  note.code = code;
+  note.text = message.drop_front(close + 1).trim();
+  for (llvm::StringRef suffix : {" in the function '", " in function '"}) {
+    size_t at = note.text.rfind(suffix);
+    if (at == llvm::StringRef::npos || !note.text.ends_with("'"))
+      continue;
+    note.function = note.text.slice(at + suffix.size(), note.text.size() - 1);
+    note.text = note.text.take_front(at);
+    break;
+  }
+  return true;
+}
 } // namespace
 
 llvm::StringMap<PtxasResources> tilec::parsePtxasReport(llvm::StringRef text) {
@@ -118,6 +159,15 @@ llvm::StringMap<PtxasResources> tilec::parsePtxasReport(llvm::StringRef text) {
     }
     if (isInfo && message.consume_front("Function properties for ")) {
       framesFor = message.trim().str();
+      continue;
+    }
+    NumberedNote note;
+    if (isInfo && parseNumberedNote(message, note)) {
+      std::string function =
+          note.function.empty() ? currentEntry : note.function.str();
+      if (!function.empty())
+        entries[function].performanceWarnings.push_back(
+            (note.code + ": " + note.text).str());
       continue;
     }
     if (isInfo && message.starts_with("Used ")) {

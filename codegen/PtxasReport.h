@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -29,11 +31,17 @@ struct PtxasResources {
   uint64_t staticSmem = 0;
   /// Named barriers used.
   unsigned barriers = 0;
+  /// ptxas's numbered notes on the function, "C7520: wgmma.mma_async
+  /// instructions are serialized ...": serialized or fenced wgmma
+  /// (C7514-C7520), an ignored setmaxnreg (C7508). Each one names code that
+  /// runs slower than it was written to.
+  std::vector<std::string> performanceWarnings;
 };
 
 /// Parses the `ptxas -v` report `text` and returns the resources of every
-/// entry function it describes, keyed by the entry's name. Lines that are not
-/// part of the report (warnings, timing) are ignored.
+/// entry function it describes, keyed by the entry's name, with the
+/// numbered `ptxas info : (Cnnnn)` notes that name it. Other lines
+/// (warnings, timing) are ignored.
 llvm::StringMap<PtxasResources> parsePtxasReport(llvm::StringRef text);
 
 } // namespace tilec

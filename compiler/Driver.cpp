@@ -541,6 +541,11 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     if (mlir::failed(Built))
       return false;
     CodegenCost += Built->cost;
+    for (const std::string &Warning : Built->resources.performanceWarnings) {
+      Messages.push_back("warning: " + Built->kernelName + " " +
+                         Built->target.arch + ": ptxas " + Warning);
+      Err << "tilec: " << Messages.back() << "\n";
+    }
     if (Options.Stats) {
       Messages.push_back(formatResourceReport(*Built));
       Err << "tilec: " << Messages.back() << "\n";

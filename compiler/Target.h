@@ -68,6 +68,16 @@ struct TargetDescription {
   bool has(TargetFeature F) const {
     return (Features & static_cast<unsigned>(F)) != 0;
   }
+
+  /// Returns true if `Blocks` thread blocks of `SharedBytes` bytes of shared
+  /// memory each fit on one multiprocessor: its shared memory is the
+  /// per-block limit plus the 1 KiB the driver reserves for each block.
+  bool fitsBlocksPerMultiprocessor(std::int64_t Blocks,
+                                   std::int64_t SharedBytes) const {
+    constexpr std::int64_t ReservedSharedBytes = 1024;
+    return Blocks * (SharedBytes + ReservedSharedBytes) <=
+           MaxSharedMemoryPerBlock + ReservedSharedBytes;
+  }
 };
 
 /// The rows of the target table, oldest architecture first.

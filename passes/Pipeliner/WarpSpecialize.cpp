@@ -79,11 +79,17 @@ constexpr int64_t kProducerThreads = 128;
 /// The fewest rows a TMA store's staging tile holds.
 constexpr int64_t kMinStagingRows = 8;
 /// The most accumulator elements per consumer thread whose epilogue becomes
-/// a TMA store. The staging code's registers push larger accumulators (the
-/// 128 registers of a 128x256 tile on 256 threads) into spills: measured on
-/// the H200, 96-100 spilled bytes and 0.71x of cuBLAS at 4096^3 against
-/// 0.89x with the stores from registers (docs/performance.md).
-constexpr int64_t kMaxStagedElementsPerThread = 64;
+/// a TMA store: the 128 registers of a 128x256 tile on 256 threads. Staged,
+/// such a tile runs at 0.91-0.96x of cuBLAS at 4096^3 on the H200 against
+/// 0.88x with the stores from registers, and 0.90x against 0.68x at
+/// 8192x8192x1024 (docs/performance.md, session 7).
+constexpr int64_t kMaxStagedElementsPerThread = 128;
+/// The most accumulator elements per consumer thread staged in a kernel
+/// that runs two blocks per multiprocessor: its consumers get 216 registers
+/// (KernelLowering::getRegisterSplit), and beside 128 accumulator registers
+/// the staging code spills (40 bytes for 128x128 tiles on 128 threads,
+/// 0.57-0.65x of cuBLAS at 4096^3 against 0.70x with stores from registers).
+constexpr int64_t kMaxStagedElementsTwoBlocks = 64;
 
 /// True if `op` stays before the roles: an allocation (the roles and their
 /// tiles share it).
@@ -356,8 +362,8 @@ void WarpSpecializer::planEpilogueStores() {
       continue;
     auto source = cast<tile::BufferType>(copy.getSource().getType());
     auto tensor = cast<tile::BufferType>(copy.getTarget().getType());
-    if (source.getNumElements() >
-        kMaxStagedElementsPerThread * launch.getThreads())
+    int64_t elementsPerThread = source.getNumElements() / launch.getThreads();
+    if (elementsPerThread > kMaxStagedElementsPerThread)
       continue;
     // The widest band of rows (a power-of-two part of them) that fits.
     for (int64_t rows = source.getDimSize(0);
@@ -367,6 +373,12 @@ void WarpSpecializer::planEpilogueStores() {
       if (!type)
         break;
       uint64_t bytes = alignedBytes(type);
+      // One consumer warpgroup: two blocks per multiprocessor if they fit.
+      bool twoBlocks =
+          launch.getThreads() == 128 &&
+          target.getDescription().fitsBlocksPerMultiprocessor(2, arena + bytes);
+      if (twoBlocks && elementsPerThread > kMaxStagedElementsTwoBlocks)
+        break;
       if (arena + bytes <= limit) {
         arena += bytes;
         epilogue.push_back(

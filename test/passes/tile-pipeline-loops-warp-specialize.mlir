@@ -217,14 +217,12 @@ tile.kernel @banded_epilogue(%A: !tile.buffer<?x?xf16, global> {tile.name = "A",
 
 // -----
 
-// The same accumulator on 256 threads (128 elements per thread) keeps its
-// stores from registers: staging them pushes such kernels into spills.
+// The same accumulator on 256 threads (128 elements per thread, one block
+// per multiprocessor) is staged too, whole.
 // CHECK-LABEL: tile.kernel @large_accumulator
-// CHECK-NOT: staged
-// CHECK-NOT: tile.tma_store_wait
-// CHECK: tile.tma_ready %A, %B :
-// CHECK-NOT: staged
-// CHECK-NOT: tile.tma_store_wait
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<128x256xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[CS]]
+// CHECK: tile.tma_store_wait
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
 tile.kernel @large_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
                              %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
@@ -249,6 +247,121 @@ tile.kernel @large_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A
     }
     %row = arith.muli %by, %c128 : index
     %bcol = arith.muli %bx, %c256 : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x256xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// 128 elements per thread on one consumer warpgroup whose block, staging
+// tile included, fits twice on a multiprocessor: its consumers get 216
+// registers, too few for the staging code beside the accumulator, so the
+// stores stay in registers.
+// CHECK-LABEL: tile.kernel @two_blocks_per_multiprocessor
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.tma_ready %A, %B :
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %cbk = arith.constant 32 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %cbk : index
+    tile.pipelined %k to %n stages 3 {
+      %row = arith.muli %by, %cbm : index
+      %col = arith.muli %k, %cbk : index
+      %bcol = arith.muli %bx, %cbn : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x32xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<32x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    %row = arith.muli %by, %cbm : index
+    %bcol = arith.muli %bx, %cbn : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// The same accumulator next to four 32 KiB stages: one block per
+// multiprocessor, 232 registers, staged.
+// CHECK-LABEL: tile.kernel @one_block_per_multiprocessor
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<128x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[CS]]
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @one_block_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %cbk = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %cbk : index
+    tile.pipelined %k to %n stages 4 {
+      %row = arith.muli %by, %cbm : index
+      %col = arith.muli %k, %cbk : index
+      %bcol = arith.muli %bx, %cbn : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    %row = arith.muli %by, %cbm : index
+    %bcol = arith.muli %bx, %cbn : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// 256 accumulator elements per thread keep their stores in registers.
+// CHECK-LABEL: tile.kernel @oversized_accumulator
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+// CHECK: tile.tma_ready %A, %B :
+// CHECK-NOT: staged
+// CHECK-NOT: tile.tma_store_wait
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @oversized_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %cbk = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 256 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x256xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x256xf32, fragment>
+    tile.clear %c : !tile.buffer<128x256xf32, fragment>
+    %n = arith.ceildivsi %K, %cbk : index
+    tile.pipelined %k to %n stages 2 {
+      %row = arith.muli %by, %cbm : index
+      %col = arith.muli %k, %cbk : index
+      %bcol = arith.muli %bx, %cbn : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x256xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x256xf16, shared>, !tile.buffer<128x256xf32, fragment>
+    }
+    %row = arith.muli %by, %cbm : index
+    %bcol = arith.muli %bx, %cbn : index
     tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x256xf32, fragment>, !tile.buffer<?x?xf16, global>
   }
 }

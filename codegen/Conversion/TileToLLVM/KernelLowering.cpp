@@ -171,17 +171,12 @@ KernelLowering::getRegisterSplit() const {
   int32_t blocks = 1;
   if (threads == 128) {
     // One consumer warpgroup: two blocks per multiprocessor, where its
-    // shared memory (the per-block limit plus the 1 KiB the driver
-    // reserves for each block) has room for them.
+    // shared memory has room for them.
     tile::TargetAttr target = tile::getTarget(kernel);
     auto bytes = kernel->getAttrOfType<IntegerAttr>(
         tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr());
-    if (!target || !bytes)
-      return std::nullopt;
-    constexpr int64_t kReservedSharedBytes = 1024;
-    int64_t perMultiprocessor =
-        target.getDescription().MaxSharedMemoryPerBlock + kReservedSharedBytes;
-    if (2 * (bytes.getInt() + kReservedSharedBytes) > perMultiprocessor)
+    if (!target || !bytes ||
+        !target.getDescription().fitsBlocksPerMultiprocessor(2, bytes.getInt()))
       return std::nullopt;
     // ptxas fits each instruction in the registers at entry (128 for two
     // blocks): a wgmma's accumulator registers (N / 2 of m64nNk16) and its

@@ -152,7 +152,20 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
     if (dim + 1 < grid.size())
       tile = arith::DivUIOp::create(builder, loc, tile, grid[dim]);
   }
-  return lowering.emitBlock(loop.getBody().front(), inner);
+  // A tile whose epilogue is staged for a TMA store reads the thread index
+  // afresh: otherwise LLVM hoists the addresses of the register-store
+  // fallback out of the tile loop, and the accumulators of a large tile
+  // spill beside them.
+  bool staged = loop.getBody()
+                    .walk([](tile::CopyOp copy) {
+                      return copy.getStaging() ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+  if (!staged)
+    return lowering.emitBlock(loop.getBody().front(), inner);
+  return lowering.withPinnedThreadIndex(
+      loc, [&] { return lowering.emitBlock(loop.getBody().front(), inner); });
 }
 
 LogicalResult lowerMbarrierInit(KernelLowering &lowering,

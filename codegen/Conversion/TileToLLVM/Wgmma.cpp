@@ -29,20 +29,16 @@ using namespace tilec;
 
 namespace {
 
-/// Emits `wgmma.wait_group 0` as volatile inline asm that takes
-/// `values` (f32 accumulator registers) and gives them back, tied: the
-/// wait is then what defines them for LLVM, which cannot move a use of the
-/// results above it, and for ptxas, which sees no other instruction touch
-/// the accumulators before the wait. Without it LLVM may move, say, the
-/// epilogue's conversions above the wait, and ptxas then serializes every
-/// wgmma (C7514/C7515; ../shared/design/TENSORCORES.md §10, pitfall 7).
-/// Returns the waited-for values.
-SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
-                                 ValueRange values) {
-  // Statements of up to 32 registers each, every one with the (idempotent)
-  // wait.
+/// Emits the volatile inline-asm statement `instruction` so that it takes
+/// `values` (f32 accumulator registers) and gives them back, tied, in
+/// statements of up to 32 registers, each with the (idempotent)
+/// instruction. The statement is then what defines the values for LLVM,
+/// which can move no other definition or use of them across it. Returns
+/// the values the statements give back.
+SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
+                                         ValueRange values,
+                                         const char *instruction) {
   constexpr size_t kChunk = 32;
-  const char *wait = "wgmma.wait_group.sync.aligned 0;";
   SmallVector<Value> pinned;
   for (size_t first = 0; first < values.size(); first += kChunk) {
     ValueRange chunk =
@@ -56,7 +52,7 @@ SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
         builder.getContext(),
         SmallVector<Type>(chunk.size(), builder.getF32Type()));
     auto asmOp = LLVM::InlineAsmOp::create(
-        builder, loc, type, chunk, wait, constraints,
+        builder, loc, type, chunk, instruction, constraints,
         /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
         /*operand_attrs=*/nullptr);
@@ -65,6 +61,33 @@ SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
           LLVM::ExtractValueOp::create(builder, loc, asmOp.getResult(0), i));
   }
   return pinned;
+}
+
+/// Emits `wgmma.wait_group 0` through the accumulator registers `values`
+/// (pinThroughInstruction): LLVM cannot move a use of the results above the
+/// wait, and ptxas sees no other instruction touch the accumulators before
+/// it. Without it LLVM may move, say, the epilogue's conversions above the
+/// wait, and ptxas then serializes every wgmma (C7514/C7515;
+/// ../shared/design/TENSORCORES.md §10, pitfall 7). Returns the waited-for
+/// values.
+SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
+                                 ValueRange values) {
+  return pinThroughInstruction(builder, loc, values,
+                               "wgmma.wait_group.sync.aligned 0;");
+}
+
+/// Emits `wgmma.fence` through the accumulator registers `values`
+/// (pinThroughInstruction), so that every instruction that defines them
+/// (the zeros of a `clear`, the copies LLVM makes where control flow
+/// merges) stays above the fence. Left to itself LLVM sinks those copies
+/// between the fence and the wgmma that reads them; ptxas then injects a
+/// warpgroup arrive of its own there (C7519), and where that lands in a
+/// branch it serializes every wgmma of the kernel (C7520). Returns the
+/// fenced values.
+SmallVector<Value> fenceAndPin(OpBuilder &builder, Location loc,
+                               ValueRange values) {
+  return pinThroughInstruction(builder, loc, values,
+                               "wgmma.fence.sync.aligned;");
 }
 
 /// A shared operand of a wgmma GEMM and how its descriptors are made.
@@ -177,16 +200,18 @@ LogicalResult WgmmaLowering::emit() {
   Type f32 = builder.getF32Type();
   auto accumulatorType = LLVM::LLVMStructType::getLiteral(
       context, SmallVector<Type>(registersPerTile, f32));
+  SmallVector<Value> inputs;
+  for (int64_t reg = 0; reg < mTiles * registersPerTile; ++reg)
+    inputs.push_back(gemm.getClear()
+                         ? lowering.zeroOf(loc, f32)
+                         : lowering.loadFragmentRegister(loc, *c, reg));
+  inputs = fenceAndPin(builder, loc, inputs);
   SmallVector<Value> accumulators;
   for (int64_t m = 0; m < mTiles; ++m) {
     Value accumulator = LLVM::PoisonOp::create(builder, loc, accumulatorType);
-    for (int64_t i = 0; i < registersPerTile; ++i) {
-      Value value = gemm.getClear() ? lowering.zeroOf(loc, f32)
-                                    : lowering.loadFragmentRegister(
-                                          loc, *c, m * registersPerTile + i);
-      accumulator =
-          LLVM::InsertValueOp::create(builder, loc, accumulator, value, i);
-    }
+    for (int64_t i = 0; i < registersPerTile; ++i)
+      accumulator = LLVM::InsertValueOp::create(
+          builder, loc, accumulator, inputs[m * registersPerTile + i], i);
     accumulators.push_back(accumulator);
   }
 
@@ -205,7 +230,6 @@ LogicalResult WgmmaLowering::emit() {
       context, b->contiguousIsK ? NVVM::MMALayout::col : NVVM::MMALayout::row);
   auto shape = NVVM::MMAShapeAttr::get(context, 64, n, 16);
 
-  NVVM::WgmmaFenceAlignedOp::create(builder, loc);
   int64_t kExtent = cast<tile::BufferType>(gemm.getA().getType())
                         .getDimSize(gemm.getTransposeA() ? 0 : 1);
   for (int64_t k = 0; k < kExtent; k += 16) {

@@ -76,3 +76,38 @@ TEST_CASE("text without a report has no entries", "[ptxas]") {
   CHECK(parsePtxasReport("ptxas fatal   : Unresolved extern function 'f'\n")
             .empty());
 }
+
+TEST_CASE("ptxas report with numbered notes on serialized wgmma", "[ptxas]") {
+  const char *report =
+      "ptxas info    : 0 bytes gmem\n"
+      "ptxas info    : Compiling entry function 'gemm' for 'sm_90a'\n"
+      "ptxas info    : (C7519) warpgroup.arrive is injected in around line "
+      "803 by compiler to allow use of registers in GMMA in function 'gemm'\n"
+      "ptxas info    : (C7520) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to program dependence on "
+      "compiler-inserted WG.AR in divergent path in the function 'gemm'\n"
+      "ptxas info    : (C7508) a note that names no function\n"
+      "ptxas info    : (not a note) in function 'gemm'\n"
+      "ptxas info    : Function properties for gemm\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 168 registers, used 2 barriers\n"
+      "ptxas info    : Compiling entry function 'clean' for 'sm_90a'\n"
+      "ptxas info    : Function properties for clean\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 8 registers, used 0 barriers\n";
+  auto entries = parsePtxasReport(report);
+  REQUIRE(entries.size() == 2);
+  const PtxasResources &gemm = entries.find("gemm")->second;
+  CHECK(gemm.registers == 168);
+  REQUIRE(gemm.performanceWarnings.size() == 3);
+  CHECK(gemm.performanceWarnings[0] ==
+        "C7519: warpgroup.arrive is injected in around line 803 by compiler "
+        "to allow use of registers in GMMA");
+  CHECK(gemm.performanceWarnings[1] ==
+        "C7520: Potential Performance Loss: wgmma.mma_async instructions are "
+        "serialized due to program dependence on compiler-inserted WG.AR in "
+        "divergent path");
+  // A note without a function belongs to the entry being compiled.
+  CHECK(gemm.performanceWarnings[2] == "C7508: a note that names no function");
+  CHECK(entries.find("clean")->second.performanceWarnings.empty());
+}
