@@ -37,7 +37,8 @@ namespace {
 constexpr const char *TopLevelKeys[] = {
     "spec", "kernel", "arch", "parameters", "constraints", "limits", "shapes"};
 /// The keys of `limits`.
-constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes"};
+constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes",
+                                     "max_performance_warnings"};
 
 /// Reads the file `Path`, or returns nullopt with `Problem` set.
 std::optional<std::string> readFile(const std::string &Path,
@@ -403,9 +404,13 @@ void SpaceLoader::loadLimits(const YAML::Node &Node) {
       if (std::optional<std::int64_t> Value =
               readInt(E.Value, "'max_registers'", 1, 255))
         Space.Limits.MaxRegisters = static_cast<unsigned>(*Value);
-    } else if (std::optional<std::int64_t> Value =
-                   readInt(E.Value, "'max_spill_bytes'", 0, INT32_MAX)) {
-      Space.Limits.MaxSpillBytes = static_cast<std::uint64_t>(*Value);
+    } else if (E.Key.Scalar() == "max_spill_bytes") {
+      if (std::optional<std::int64_t> Value =
+              readInt(E.Value, "'max_spill_bytes'", 0, INT32_MAX))
+        Space.Limits.MaxSpillBytes = static_cast<std::uint64_t>(*Value);
+    } else if (std::optional<std::int64_t> Value = readInt(
+                   E.Value, "'max_performance_warnings'", 0, INT32_MAX)) {
+      Space.Limits.MaxPerformanceWarnings = static_cast<std::uint64_t>(*Value);
     }
   }
 }

@@ -12,7 +12,8 @@
 //     stages: [2, 3, 4]
 //   constraints:
 //     - (block_M * block_K + block_K * block_N) * stages * 2 <= 227 * 1024
-//   limits: {max_registers: 255, max_spill_bytes: 0}
+//   limits: {max_registers: 255, max_spill_bytes: 0,
+//            max_performance_warnings: 0}
 //   shapes:
 //     - {M: 4096, N: 4096, K: 4096}
 //
@@ -77,6 +78,10 @@ struct SpaceLimits {
   std::optional<unsigned> MaxRegisters;
   /// The most bytes of spill stores plus spill loads (`max_spill_bytes`).
   std::uint64_t MaxSpillBytes = 0;
+  /// The most ptxas performance notes (`max_performance_warnings`: C75xx,
+  /// such as serialized wgmma; the metadata's
+  /// `resources.performance_warnings`).
+  std::uint64_t MaxPerformanceWarnings = 0;
 };
 
 /// A tuning space, checked against its kernel.

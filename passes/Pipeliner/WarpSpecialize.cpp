@@ -42,8 +42,9 @@
 // phase of parity 1 as completed, so the producer's first S waits pass).
 //
 // The epilogue's stores of a whole accumulator fragment into a global tensor
-// region (`copy C_f, C[..]` after the loop) of at most 64 elements per
-// consumer thread become TMA stores where shared memory has room for a
+// region (`copy C_f, C[..]` after the loop) of at most 128 elements per
+// consumer thread (64 in a block that fits twice on a multiprocessor)
+// become TMA stores where shared memory has room for a
 // staging tile of a band of its rows (the whole fragment, else half of it,
 // ...): `if ok { copy C_f, C[..] staged C_s }
 // else { copy C_f, C[..] }`, with C among the tensors `tma_ready` checks.

@@ -55,25 +55,37 @@ std::string describeJob(const std::string &Stem, Arch Target,
          std::to_string(Result.Threads) + " threads" + Seconds;
 }
 
-/// Returns why a compiled variant is dropped: it spills more than the
-/// space allows or uses more registers than `max_registers`. (A block always
-/// gets its registers: the PTX bounds its threads with `.maxntid`, so ptxas
-/// spills rather than use more than a multiprocessor has.) Empty if it is
-/// kept.
+/// Why a compiled variant is dropped.
+enum class DropReason { None, Spills, Registers, Serialized };
+
+/// Returns why a compiled variant is dropped, and sets `Reason`: it spills
+/// more than the space allows, uses more registers than `max_registers`, or
+/// ptxas made more performance notes on it than `max_performance_warnings`
+/// (serialized wgmma, C75xx). (A block always gets its registers: the PTX
+/// bounds its threads with `.maxntid`, so ptxas spills rather than use more
+/// than a multiprocessor has.) Empty if it is kept.
 std::string checkBudget(const SpaceLimits &Limits,
-                        const CompiledVariant &Variant, bool &Spills) {
-  Spills = false;
+                        const CompiledVariant &Variant, DropReason &Reason) {
+  Reason = DropReason::None;
   std::uint64_t Spilled = Variant.SpillStores + Variant.SpillLoads;
   if (Spilled > Limits.MaxSpillBytes) {
-    Spills = true;
+    Reason = DropReason::Spills;
     return "spills " + std::to_string(Variant.SpillStores) + " B stored, " +
            std::to_string(Variant.SpillLoads) + " B loaded (max_spill_bytes " +
            std::to_string(Limits.MaxSpillBytes) + ")";
   }
-  if (Limits.MaxRegisters && Variant.Registers > *Limits.MaxRegisters)
+  if (Limits.MaxRegisters && Variant.Registers > *Limits.MaxRegisters) {
+    Reason = DropReason::Registers;
     return std::to_string(Variant.Registers) +
            " registers per thread, more than max_registers " +
            std::to_string(*Limits.MaxRegisters);
+  }
+  if (Variant.PerformanceWarnings.size() > Limits.MaxPerformanceWarnings) {
+    Reason = DropReason::Serialized;
+    return "ptxas: " + Variant.PerformanceWarnings.front() +
+           " (max_performance_warnings " +
+           std::to_string(Limits.MaxPerformanceWarnings) + ")";
+  }
   return "";
 }
 
@@ -283,7 +295,7 @@ bool CompilePhase::writePackage(double CompileSeconds) {
   Index.Shapes = Space->Shapes;
   Index.Default = Plan.Candidates[Plan.Default].Stem;
 
-  std::uint64_t Failed = 0, Spilling = 0, OverBudget = 0;
+  std::uint64_t Failed = 0, Spilling = 0, OverBudget = 0, Serialized = 0;
   std::vector<std::string> Dropped;
   std::vector<std::size_t> Kept;
   double Slowest = 0;
@@ -300,11 +312,13 @@ bool CompilePhase::writePackage(double CompileSeconds) {
       ++Failed;
       continue;
     }
-    bool Spills = false;
-    std::string Drop = checkBudget(Space->Limits, Result, Spills);
+    DropReason Reason = DropReason::None;
+    std::string Drop = checkBudget(Space->Limits, Result, Reason);
     bool IsDefault = Job.Candidate == Plan.Default;
     if (!Drop.empty() && !IsDefault) {
-      ++(Spills ? Spilling : OverBudget);
+      ++(Reason == DropReason::Spills      ? Spilling
+         : Reason == DropReason::Registers ? OverBudget
+                                           : Serialized);
       Dropped.push_back(C.Stem + " " + getArchName(Job.Target) + ": " + Drop);
       for (const std::string &File : {Result.Metadata, Result.Cubin}) {
         llvm::SmallString<256> Path(Staging);
@@ -367,6 +381,10 @@ bool CompilePhase::writePackage(double CompileSeconds) {
       << Space->Limits.MaxSpillBytes << " B\n";
   Err << "  " << pad(OverBudget, Width)
       << " exceed the register budget (max_registers)\n";
+  if (Serialized)
+    Err << "  " << pad(Serialized, Width)
+        << " slowed down by ptxas (max_performance_warnings "
+        << Space->Limits.MaxPerformanceWarnings << ")\n";
   if (Failed)
     Err << "  " << pad(Failed, Width) << " failed to compile\n";
   Err << "  " << pad(Index.Variants.size(), Width) << " kept\n";

@@ -66,6 +66,15 @@ bool readResources(const std::string &Path, CompiledVariant &Result) {
   } else {
     Ok = false;
   }
+  if (Ok && Resources->contains("performance_warnings")) {
+    const nlohmann::json &Notes = (*Resources)["performance_warnings"];
+    Ok = Notes.is_array();
+    for (const nlohmann::json &Note : Ok ? Notes : nlohmann::json::array()) {
+      Ok = Ok && Note.is_string();
+      if (Ok)
+        Result.PerformanceWarnings.push_back(Note.get<std::string>());
+    }
+  }
   if (!Ok) {
     Result.Error = "'" + Path + "' has no resources and launch block";
     return false;
@@ -99,7 +108,9 @@ CompiledVariant tilec::compileVariant(const VariantOptions &Options,
   llvm::SmallVector<llvm::StringRef> Lines;
   llvm::StringRef(Err).split(Lines, '\n', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef Line : Lines)
-    if (Line.contains("warning: "))
+    // The performance notes of ptxas come from the metadata
+    // (PerformanceWarnings), cached compilations included.
+    if (Line.contains("warning: ") && !Line.contains(": ptxas C"))
       Result.Warnings.push_back(Line.str());
   std::string Prefix = Stem + "." + getArchName(Target);
   Result.Metadata = Prefix + ".json";

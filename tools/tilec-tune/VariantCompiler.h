@@ -49,6 +49,9 @@ struct CompiledVariant {
   unsigned Registers = 0;
   /// Bytes of spill stores and loads, from ptxas.
   std::uint64_t SpillStores = 0, SpillLoads = 0;
+  /// ptxas's performance notes ("C7520: ..."), from the metadata's
+  /// `resources.performance_warnings` (none in metadata without the key).
+  std::vector<std::string> PerformanceWarnings;
   /// Bytes of shared memory per block, static and dynamic.
   std::uint64_t SharedMemory = 0;
   /// Threads per block.

@@ -14,8 +14,11 @@
         damages the entry of STEM: `truncate` halves its first file, `flip`
         changes a byte of it, `delete` removes it, `manifest` overwrites the
         manifest with text that is not JSON, `no-manifest` removes it
-    cache-tool.py fake-ptxas REAL LOG OUT
-        writes OUT, a ptxas that appends its arguments to LOG and runs REAL
+    cache-tool.py fake-ptxas REAL LOG OUT [NOTE]
+        writes OUT, a ptxas that appends its arguments to LOG and runs REAL;
+        with NOTE, it then prints `ptxas info    : NOTE` on standard error
+        where REAL succeeded (a numbered note such as ptxas makes on
+        serialized wgmma)
     cache-tool.py parallel N COMMAND...
         runs N copies of COMMAND at once, `{}` in an argument replaced by the
         copy's number; fails if one does, printing its standard error
@@ -110,10 +113,15 @@ def main():
             sys.exit("unknown damage " + how)
     elif command == "fake-ptxas":
         real, log, out = cache, args[0], args[1]
+        note = args[2] if len(args) > 2 else None
         with open(out, "w") as f:
             f.write("#!/bin/sh\n"
-                    f'echo "$*" >> {shlex.quote(log)}\n'
-                    f'exec {shlex.quote(real)} "$@"\n')
+                    f'echo "$*" >> {shlex.quote(log)}\n')
+            if note is None:
+                f.write(f'exec {shlex.quote(real)} "$@"\n')
+            else:
+                f.write(f'{shlex.quote(real)} "$@" || exit $?\n'
+                        f'echo {shlex.quote("ptxas info    : " + note)} >&2\n')
         os.chmod(out, 0o755)
     else:
         sys.exit(__doc__)
