@@ -14,7 +14,9 @@ With the f32 vector_add of --kernels (the first variant that loads on device
   ctypes alone (its fallback, as on a machine without Python's headers);
 - PyTorch: ``torch.add(a, b, out=c)``;
 - tilert from C++: ``tile-bench --launch-overhead`` (same method, its own
-  process and stream), when --tile-bench is given;
+  process and stream), when --tile-bench is given, with the CUDA driver's
+  own cost beside it ("driver alone": cuLaunchKernelEx of an empty kernel
+  in the same process), the floor under any launch;
 
 it reports what issue 10 asks, the median of --launches launches each timed
 on its own (time.perf_counter_ns around the call, its own cost included),
@@ -84,7 +86,9 @@ def host_us_per_call(call, launches, rounds, synchronize):
 
 def cpp_us_per_call(tile_bench, json_path, n, launches, rounds):
     """tile-bench --launch-overhead's (median of single launches, median of
-    round means, round means), in microseconds."""
+    round means, round means, and the driver's own cost: cuLaunchKernelEx of
+    an empty kernel, median of single launches and of round means), in
+    microseconds."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "overhead.json")
         proc = subprocess.run(
@@ -97,7 +101,8 @@ def cpp_us_per_call(tile_bench, json_path, n, launches, rounds):
         with open(out) as f:
             report = json.load(f)
     return (report["single_launch_median_us"], report["median_us"],
-            report["host_us_per_launch"])
+            report["host_us_per_launch"], report["driver_single_launch_median_us"],
+            report["driver_median_us"])
 
 
 def check_graph(torch, kernel):
@@ -135,7 +140,8 @@ def check_graph(torch, kernel):
 COLUMNS = (("tilert_python_us", "Python (C ext)"),
            ("tilert_python_ctypes_us", "Python (ctypes)"),
            ("torch_add_us", "torch.add"),
-           ("tilert_cpp_us", "C++"))
+           ("tilert_cpp_us", "C++"),
+           ("driver_us", "driver alone"))
 
 
 def format_table(rows, device, graph, launches, rounds, extension):
@@ -225,7 +231,8 @@ def main():
                                  torch.cuda.synchronize)
         if args.tile_bench:
             key = "tilert_cpp_us"
-            row[key], row[key + "_rounds_median"], row[key + "_rounds"] = \
+            (row[key], row[key + "_rounds_median"], row[key + "_rounds"],
+             row["driver_us"], row["driver_us_rounds_median"]) = \
                 cpp_us_per_call(args.tile_bench, json_path, n, args.launches,
                                 args.rounds)
         print(json.dumps({k: v for k, v in row.items()

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceTensors.h"
+#include "DriverFloor.h"
 #include "HostOverhead.h"
 #include "Timing.h"
 #include "Workload.h"
@@ -130,7 +131,8 @@ void writeJson(const std::string &path, const nlohmann::json &result) {
     throw BenchError("cannot write --json " + path);
 }
 
-/// --launch-overhead: the host time per launch of tilert::Kernel::launch.
+/// --launch-overhead: the host time per launch of tilert::Kernel::launch,
+/// and the driver's own (DriverFloor.h) beside it.
 int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
                       const Workload &work, const std::string &deviceName,
                       const DriverApi &api, CUstream stream,
@@ -149,6 +151,11 @@ int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
               options.Launches, options.Warmup);
   std::printf("  median of %d launches timed one by one: %.3f us\n",
               options.Launches, Overhead.SingleMedian);
+  HostOverhead Floor = measureDriverFloor(api, stream, options.Warmup,
+                                          options.Reps, options.Launches);
+  std::printf("  the driver alone (cuLaunchKernelEx of an empty kernel): "
+              "median %.3f us, one by one %.3f us\n",
+              Floor.Median, Floor.SingleMedian);
   if (!options.Output.empty()) {
     nlohmann::json Result = {
         {"kernel", Info.name},
@@ -164,6 +171,8 @@ int runLaunchOverhead(const Options &options, const tilert::Kernel &kernel,
         {"min_us", Overhead.Min},
         {"max_us", Overhead.Max},
         {"single_launch_median_us", Overhead.SingleMedian},
+        {"driver_median_us", Floor.Median},
+        {"driver_single_launch_median_us", Floor.SingleMedian},
     };
     for (size_t I = 0; I < work.DimNames.size(); ++I)
       Result["dims"][work.DimNames[I]] = work.DimValues[I];

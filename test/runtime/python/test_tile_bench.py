@@ -87,6 +87,10 @@ class TileBenchTest(unittest.TestCase):
         self.assertEqual(len(report["host_us_per_launch"]), 3)
         self.assertGreater(report["median_us"], 0)
         self.assertGreater(report["single_launch_median_us"], 0)
+        self.assertIn("the driver alone (cuLaunchKernelEx of an empty "
+                      "kernel): median", result.stdout)
+        self.assertGreater(report["driver_median_us"], 0)
+        self.assertGreater(report["driver_single_launch_median_us"], 0)
         self.assertEqual(report["dims"], {"N": 4097})
 
 
