@@ -9,7 +9,8 @@
 // k step it issues one `wgmma.mma_async.m64nNk16` per 64-row block, whose
 // descriptors point at the block's rows of A and the warpgroup's columns of
 // B. The GEMM is one commit group: `wgmma.fence` (the accumulator registers
-// may have been written by other instructions), the wgmmas, `commit_group`
+// may have been written by other instructions; the fence takes them, so that
+// LLVM keeps those writes above it), the wgmmas, `commit_group`
 // and `wait_group 0`, so that the registers hold the result, and the
 // operand stages may be refilled, when the op ends; an `async` GEMM waits
 // with `wait_group 1`, for the previous one only (tile-pipeline-loops
