@@ -101,7 +101,8 @@ def cpp_us_per_call(tile_bench, json_path, n, launches, rounds):
         with open(out) as f:
             report = json.load(f)
     return (report["single_launch_median_us"], report["median_us"],
-            report["host_us_per_launch"], report["driver_single_launch_median_us"],
+            report["host_us_per_launch"],
+            report["driver_single_launch_median_us"],
             report["driver_median_us"])
 
 

@@ -4,6 +4,7 @@
 
 #include "compiler/Driver.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -68,12 +69,13 @@ bool readResources(const std::string &Path, CompiledVariant &Result) {
   }
   if (Ok && Resources->contains("performance_warnings")) {
     const nlohmann::json &Notes = (*Resources)["performance_warnings"];
-    Ok = Notes.is_array();
-    for (const nlohmann::json &Note : Ok ? Notes : nlohmann::json::array()) {
-      Ok = Ok && Note.is_string();
-      if (Ok)
+    Ok =
+        Notes.is_array() && llvm::all_of(Notes, [](const nlohmann::json &Note) {
+          return Note.is_string();
+        });
+    if (Ok)
+      for (const nlohmann::json &Note : Notes)
         Result.PerformanceWarnings.push_back(Note.get<std::string>());
-    }
   }
   if (!Ok) {
     Result.Error = "'" + Path + "' has no resources and launch block";

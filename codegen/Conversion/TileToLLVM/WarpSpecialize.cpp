@@ -162,10 +162,10 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
                                                : WalkResult::advance();
                     })
                     .wasInterrupted();
-  if (!staged)
+  auto emitBody = [&] {
     return lowering.emitBlock(loop.getBody().front(), inner);
-  return lowering.withPinnedThreadIndex(
-      loc, [&] { return lowering.emitBlock(loop.getBody().front(), inner); });
+  };
+  return staged ? lowering.withPinnedThreadIndex(loc, emitBody) : emitBody();
 }
 
 LogicalResult lowerMbarrierInit(KernelLowering &lowering,
