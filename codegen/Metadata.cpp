@@ -72,6 +72,35 @@ std::optional<std::string> argumentDtype(tile::KernelOp kernel, unsigned index,
   return dtypeName(type);
 }
 
+/// What the kernel does to the global tensor argument `tensor`: "read",
+/// "write" or "readwrite", from the memory effects of the ops that use it.
+/// A use whose effects are unknown, or that may make an alias of the tensor
+/// (an op with a buffer result), counts as both.
+const char *tensorAccess(BlockArgument tensor) {
+  bool reads = false;
+  bool writes = false;
+  for (OpOperand &use : tensor.getUses()) {
+    Operation *user = use.getOwner();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    bool mayAlias = llvm::any_of(user->getResultTypes(), [](Type type) {
+      return isa<tile::BufferType>(type);
+    });
+    if (!effects || mayAlias) {
+      reads = writes = true;
+      continue;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffectsOnValue(tensor, instances);
+    for (const MemoryEffects::EffectInstance &instance : instances) {
+      reads |= isa<MemoryEffects::Read>(instance.getEffect());
+      writes |= isa<MemoryEffects::Write>(instance.getEffect());
+    }
+  }
+  if (reads && writes)
+    return "readwrite";
+  return writes ? "write" : "read";
+}
+
 json resourcesJson(const PtxasResources &resources, int64_t maxThreads,
                    const char *source) {
   json result;
@@ -143,7 +172,8 @@ FailureOr<json> tilec::describeKernel(tile::KernelOp kernel,
                         {"name", name},
                         {"dtype", *dtype},
                         {"shape", std::move(shape)},
-                        {"alignment", tensorAlignment(arg)}});
+                        {"alignment", tensorAlignment(arg)},
+                        {"access", tensorAccess(arg)}});
     } else if (arg.getType().isIndex()) {
       params.push_back({{"kind", "dim"}, {"name", name}, {"dtype", "i64"}});
     } else {

@@ -10,6 +10,8 @@
 #include "DType.h"
 #include "KernelObject.h"
 #include "Launch.h"
+#include "PackageLaunch.h"
+#include "PackageObject.h"
 #include "Status.h"
 
 #include <new>
@@ -68,10 +70,54 @@ Status checkOut(const void *pointer, const char *name) {
   return Status::success();
 }
 
+Status checkPackage(tilertPackage package) {
+  if (!package)
+    return Status(TILERT_ERROR_INVALID_ARGUMENT, "the package handle is NULL");
+  return Status::success();
+}
+
 Status checkIndex(int32_t index, size_t count, const char *what) {
   if (index < 0 || static_cast<size_t>(index) >= count)
     return makeError(TILERT_ERROR_INVALID_ARGUMENT, what, " index ", index,
                      " is out of range [0, ", count, ")");
+  return Status::success();
+}
+
+/// Fills `*param` with tensor parameter `index` of `metadata`, whose shape
+/// tables are `names` and `values` (describeShapes).
+Status getTensorParam(const KernelMetadata &metadata,
+                      const std::vector<std::vector<const char *>> &names,
+                      const std::vector<std::vector<int64_t>> &values,
+                      int32_t index, tilertTensorParam *param) {
+  TILERT_TRY(checkOut(param, "param"));
+  TILERT_TRY(checkIndex(index, metadata.Tensors.size(), "tensor"));
+  const TensorParam &Tensor = metadata.Tensors[index];
+  param->name = Tensor.Name.c_str();
+  param->dtype = Tensor.DType;
+  param->rank = static_cast<int32_t>(Tensor.Shape.size());
+  param->dim_names = names[index].data();
+  param->dim_values = values[index].data();
+  param->alignment = Tensor.Alignment;
+  return Status::success();
+}
+
+/// Sets `*name` to dim parameter `index` of `metadata`.
+Status getDimName(const KernelMetadata &metadata, int32_t index,
+                  const char **name) {
+  TILERT_TRY(checkOut(name, "name"));
+  TILERT_TRY(checkIndex(index, metadata.Dims.size(), "dim"));
+  *name = metadata.Dims[index].c_str();
+  return Status::success();
+}
+
+/// Fills `*param` with scalar parameter `index` of `metadata`.
+Status getScalarParam(const KernelMetadata &metadata, int32_t index,
+                      tilertScalarParam *param) {
+  TILERT_TRY(checkOut(param, "param"));
+  TILERT_TRY(checkIndex(index, metadata.Scalars.size(), "scalar"));
+  const ScalarParam &Scalar = metadata.Scalars[index];
+  param->name = Scalar.Name.c_str();
+  param->dtype = Scalar.DType;
   return Status::success();
 }
 
@@ -161,16 +207,8 @@ tilertStatus tilertKernelGetTensorParam(tilertKernel kernel, int32_t index,
                                         tilertTensorParam *param) {
   return guarded([&] {
     TILERT_TRY(checkKernel(kernel));
-    TILERT_TRY(checkOut(param, "param"));
-    TILERT_TRY(checkIndex(index, kernel->Metadata.Tensors.size(), "tensor"));
-    const TensorParam &Tensor = kernel->Metadata.Tensors[index];
-    param->name = Tensor.Name.c_str();
-    param->dtype = Tensor.DType;
-    param->rank = static_cast<int32_t>(Tensor.Shape.size());
-    param->dim_names = kernel->ShapeNames[index].data();
-    param->dim_values = kernel->ShapeValues[index].data();
-    param->alignment = Tensor.Alignment;
-    return Status::success();
+    return getTensorParam(kernel->Metadata, kernel->ShapeNames,
+                          kernel->ShapeValues, index, param);
   });
 }
 
@@ -178,10 +216,7 @@ tilertStatus tilertKernelGetDimName(tilertKernel kernel, int32_t index,
                                     const char **name) {
   return guarded([&] {
     TILERT_TRY(checkKernel(kernel));
-    TILERT_TRY(checkOut(name, "name"));
-    TILERT_TRY(checkIndex(index, kernel->Metadata.Dims.size(), "dim"));
-    *name = kernel->Metadata.Dims[index].c_str();
-    return Status::success();
+    return getDimName(kernel->Metadata, index, name);
   });
 }
 
@@ -189,12 +224,7 @@ tilertStatus tilertKernelGetScalarParam(tilertKernel kernel, int32_t index,
                                         tilertScalarParam *param) {
   return guarded([&] {
     TILERT_TRY(checkKernel(kernel));
-    TILERT_TRY(checkOut(param, "param"));
-    TILERT_TRY(checkIndex(index, kernel->Metadata.Scalars.size(), "scalar"));
-    const ScalarParam &Scalar = kernel->Metadata.Scalars[index];
-    param->name = Scalar.Name.c_str();
-    param->dtype = Scalar.DType;
-    return Status::success();
+    return getScalarParam(kernel->Metadata, index, param);
   });
 }
 
@@ -225,6 +255,116 @@ tilertStatus tilertKernelLaunchArgs(const tilertLaunchArgs *args) {
     TILERT_TRY(checkKernel(args->kernel));
     return launchKernel(*args->kernel, args->tensors, args->num_tensors,
                         args->scalars, args->num_scalars, args->stream);
+  });
+}
+
+tilertStatus tilertPackageOpen(const char *dir, tilertPackage *package) {
+  return guarded([&] {
+    TILERT_TRY(checkOut(package, "package"));
+    *package = nullptr;
+    if (!dir)
+      return Status(TILERT_ERROR_INVALID_ARGUMENT,
+                    "the package directory is NULL");
+    std::unique_ptr<tilertPackage_st> Opened;
+    TILERT_TRY(openPackage(dir, Opened));
+    *package = Opened.release();
+    return Status::success();
+  });
+}
+
+tilertStatus tilertPackageDestroy(tilertPackage package) {
+  return guarded([&] {
+    delete package;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertPackageGetInfo(tilertPackage package,
+                                  tilertPackageInfo *info) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    TILERT_TRY(checkOut(info, "info"));
+    const KernelMetadata &Signature = package->Signature;
+    tilertPackageInfo Info = {};
+    Info.kernel = package->Index.Kernel.c_str();
+    Info.directory = package->Directory.c_str();
+    Info.default_variant = package->Index.Default.c_str();
+    Info.num_variants = static_cast<int32_t>(package->Variants.size());
+    Info.tuned = package->Tuned ? 1 : 0;
+    Info.num_tuned_shapes = static_cast<int32_t>(package->Tuning.numShapes());
+    Info.num_tensors = static_cast<int32_t>(Signature.Tensors.size());
+    Info.num_dims = static_cast<int32_t>(Signature.Dims.size());
+    Info.num_scalars = static_cast<int32_t>(Signature.Scalars.size());
+    *info = Info;
+    return Status::success();
+  });
+}
+
+tilertStatus tilertPackageGetTensorParam(tilertPackage package, int32_t index,
+                                         tilertTensorParam *param) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    return getTensorParam(package->Signature, package->ShapeNames,
+                          package->ShapeValues, index, param);
+  });
+}
+
+tilertStatus tilertPackageGetDimName(tilertPackage package, int32_t index,
+                                     const char **name) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    return getDimName(package->Signature, index, name);
+  });
+}
+
+tilertStatus tilertPackageGetScalarParam(tilertPackage package, int32_t index,
+                                         tilertScalarParam *param) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    return getScalarParam(package->Signature, index, param);
+  });
+}
+
+tilertStatus tilertPackageSelect(tilertPackage package, int32_t device,
+                                 const int64_t *dims, int32_t num_dims,
+                                 tilertKernel *kernel,
+                                 const char **variant_name) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    TILERT_TRY(checkOut(kernel, "kernel"));
+    *kernel = nullptr;
+    const std::vector<std::string> &Dims = package->Signature.Dims;
+    if (num_dims != static_cast<int32_t>(Dims.size()))
+      return makeError(TILERT_ERROR_INVALID_ARGUMENT, package->Index.Kernel,
+                       " has ", Dims.size(), " dims (", joinNames(Dims),
+                       ") but ", num_dims, " were given");
+    if (num_dims > 0 && !dims)
+      return makeError(TILERT_ERROR_INVALID_ARGUMENT, package->Index.Kernel,
+                       ": the dims array is NULL");
+    for (int32_t I = 0; I < num_dims; ++I)
+      if (dims[I] < 0)
+        return makeError(TILERT_ERROR_INVALID_ARGUMENT, package->Index.Kernel,
+                         ": dim '", Dims[I], "' is negative (", dims[I], ")");
+    size_t Index = 0;
+    TILERT_TRY(selectVariant(*package, device, dims,
+                             static_cast<size_t>(num_dims), Index));
+    const PackageVariant &Variant = package->Variants[Index];
+    *kernel = Variant.Kernel.get();
+    if (variant_name)
+      *variant_name = Variant.Info.Name.c_str();
+    return Status::success();
+  });
+}
+
+tilertStatus tilertPackageLaunch(tilertPackage package,
+                                 const DLTensor *const *tensors,
+                                 int32_t num_tensors,
+                                 const tilertScalar *scalars,
+                                 int32_t num_scalars, CUstream stream) {
+  return guarded([&] {
+    TILERT_TRY(checkPackage(package));
+    return launchPackage(*package, tensors, num_tensors, scalars, num_scalars,
+                         stream);
   });
 }
 

@@ -55,11 +55,13 @@ namespace tilert::detail {
   X(cuEventRecord, 2000)                                                       \
   X(cuEventSynchronize, 2000)                                                  \
   X(cuEventElapsedTime, 2000)                                                  \
+  X(cuEventQuery, 2000)                                                        \
   X(cuEventDestroy, 4000)                                                      \
   X(cuMemAlloc, 3020)                                                          \
   X(cuMemFree, 3020)                                                           \
   X(cuMemcpyHtoD, 3020)                                                        \
   X(cuMemcpyDtoH, 3020)                                                        \
+  X(cuMemcpyDtoD, 3020)                                                        \
   X(cuMemsetD8, 3020)                                                          \
   X(cuMemsetD16, 3020)                                                         \
   X(cuMemsetD32, 3020)

@@ -4,34 +4,39 @@
 
 namespace tilert::detail {
 
-namespace {
-
-/// Fills the parameter tables of `kernel`, whose metadata is loaded.
-void describeShapes(tilertKernel_st &kernel) {
-  const KernelMetadata &Metadata = kernel.Metadata;
-  for (const TensorParam &Tensor : Metadata.Tensors) {
+void describeShapes(const KernelMetadata &metadata,
+                    std::vector<std::vector<const char *>> &names,
+                    std::vector<std::vector<int64_t>> &values) {
+  names.clear();
+  values.clear();
+  for (const TensorParam &Tensor : metadata.Tensors) {
     std::vector<const char *> Names;
     std::vector<int64_t> Values;
     for (const ShapeEntry &Entry : Tensor.Shape) {
-      Names.push_back(Entry.Dim >= 0 ? Metadata.Dims[Entry.Dim].c_str()
+      Names.push_back(Entry.Dim >= 0 ? metadata.Dims[Entry.Dim].c_str()
                                      : nullptr);
       Values.push_back(Entry.Dim >= 0 ? -1 : Entry.Value);
     }
-    kernel.ShapeNames.push_back(std::move(Names));
-    kernel.ShapeValues.push_back(std::move(Values));
+    names.push_back(std::move(Names));
+    values.push_back(std::move(Values));
   }
 }
 
-} // namespace
+Status makeKernel(KernelMetadata metadata,
+                  std::unique_ptr<tilertKernel_st> &out) {
+  auto Kernel = std::make_unique<tilertKernel_st>();
+  Kernel->Metadata = std::move(metadata);
+  TILERT_TRY(loadBinaryImages(Kernel->Metadata, Kernel->Images));
+  describeShapes(Kernel->Metadata, Kernel->ShapeNames, Kernel->ShapeValues);
+  out = std::move(Kernel);
+  return Status::success();
+}
 
 Status loadKernel(const std::string &path,
                   std::unique_ptr<tilertKernel_st> &out) {
-  auto Kernel = std::make_unique<tilertKernel_st>();
-  TILERT_TRY(loadMetadata(path, Kernel->Metadata));
-  TILERT_TRY(loadBinaryImages(Kernel->Metadata, Kernel->Images));
-  describeShapes(*Kernel);
-  out = std::move(Kernel);
-  return Status::success();
+  KernelMetadata Metadata;
+  TILERT_TRY(loadMetadata(path, Metadata));
+  return makeKernel(std::move(Metadata), out);
 }
 
 Status loadKernelFromMemory(std::string_view json, const std::string &name,
@@ -41,7 +46,7 @@ Status loadKernelFromMemory(std::string_view json, const std::string &name,
   TILERT_TRY(parseMetadata(json, name, Kernel->Metadata));
   TILERT_TRY(
       copyBinaryImages(Kernel->Metadata, binaries, count, Kernel->Images));
-  describeShapes(*Kernel);
+  describeShapes(Kernel->Metadata, Kernel->ShapeNames, Kernel->ShapeValues);
   out = std::move(Kernel);
   return Status::success();
 }

@@ -32,6 +32,19 @@ struct tilertKernel_st {
 
 namespace tilert::detail {
 
+/// Sets `names` and `values` to the shape tables of `metadata`'s tensors,
+/// as tilertTensorParam exposes them: per tensor and dim, the dim name
+/// (pointing into metadata.Dims; nullptr for a constant extent) and the
+/// constant extent (-1 for a named dim).
+void describeShapes(const KernelMetadata &metadata,
+                    std::vector<std::vector<const char *>> &names,
+                    std::vector<std::vector<int64_t>> &values);
+
+/// Makes a new kernel of the validated `metadata`, reading the binaries it
+/// names and verifying them.
+Status makeKernel(KernelMetadata metadata,
+                  std::unique_ptr<tilertKernel_st> &out);
+
 /// Loads the metadata at `path` and its verified binaries into a new kernel.
 Status loadKernel(const std::string &path,
                   std::unique_ptr<tilertKernel_st> &out);

@@ -102,21 +102,26 @@ Status prepareKernel(tilertKernel_st &kernel, int32_t device) {
 Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
                     int32_t numTensors, const tilertScalar *scalars,
                     int32_t numScalars, CUstream stream) {
+  BoundArgs &Args = threadScratch().Args;
+  TILERT_TRY(bindArguments(kernel.Metadata, tensors, numTensors, scalars,
+                           numScalars, Args));
+  return launchBoundKernel(kernel, Args, scalars, stream);
+}
+
+Status launchBoundKernel(tilertKernel_st &kernel, const BoundArgs &args,
+                         const tilertScalar *scalars, CUstream stream) {
   const KernelMetadata &Metadata = kernel.Metadata;
   LaunchScratch &Local = threadScratch();
-  BoundArgs &Args = Local.Args;
-  TILERT_TRY(
-      bindArguments(Metadata, tensors, numTensors, scalars, numScalars, Args));
   LaunchGrid Grid;
-  TILERT_TRY(computeGrid(Metadata, Args.Dims, Grid));
+  TILERT_TRY(computeGrid(Metadata, args.Dims, Grid));
   // Tensor maps exist only for a launch that happens (an empty tensor has no
   // map, and an empty grid skips the launch).
   std::vector<TensorMapArgs> &MapArgs = Local.MapArgs;
   MapArgs.clear();
   if (!Grid.empty() && !Metadata.TensorMaps.empty())
-    TILERT_TRY(prepareTensorMaps(Metadata, Args, MapArgs));
+    TILERT_TRY(prepareTensorMaps(Metadata, args, MapArgs));
   // A kernel without tensor parameters has no device of its own: device 0.
-  int32_t Device = Args.Device < 0 ? 0 : Args.Device;
+  int32_t Device = args.Device < 0 ? 0 : args.Device;
   const DriverApi *Api;
   const DeviceModule *Module;
   TILERT_TRY(getModule(kernel, Device, Api, Module));
@@ -127,7 +132,7 @@ Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
     return Status::success();
 
   KernelParams &Params = Local.Params;
-  Params.assign(Metadata, Args, scalars);
+  Params.assign(Metadata, args, scalars);
   for (size_t I = 0; I < MapArgs.size(); ++I)
     TILERT_TRY(
         getTensorMap(*Api, kernel, I, Device, MapArgs[I], Params.tensorMap(I)));

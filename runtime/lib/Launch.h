@@ -3,6 +3,7 @@
 #ifndef TILERT_LIB_LAUNCH_H
 #define TILERT_LIB_LAUNCH_H
 
+#include "ArgBinding.h"
 #include "KernelObject.h"
 #include "Status.h"
 
@@ -17,6 +18,13 @@ Status prepareKernel(tilertKernel_st &kernel, int32_t device);
 Status launchKernel(tilertKernel_st &kernel, const DLTensor *const *tensors,
                     int32_t numTensors, const tilertScalar *scalars,
                     int32_t numScalars, CUstream stream);
+
+/// Launches `kernel` with `args`, arguments that bindArguments accepted and
+/// bound against metadata whose tensors, dims and scalars equal `kernel`'s
+/// (its own, or a package's signature), and `scalars` (one per scalar
+/// parameter): what launchKernel does after binding.
+Status launchBoundKernel(tilertKernel_st &kernel, const BoundArgs &args,
+                         const tilertScalar *scalars, CUstream stream);
 
 } // namespace tilert::detail
 

@@ -4,6 +4,7 @@
 
 #include "DType.h"
 #include "FileIO.h"
+#include "JsonReader.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,30 +20,6 @@ using json = nlohmann::json;
 constexpr int64_t Int32Max = std::numeric_limits<int32_t>::max();
 constexpr int64_t Int64Max = std::numeric_limits<int64_t>::max();
 
-const char *describeType(const json &value) {
-  switch (value.type()) {
-  case json::value_t::null:
-    return "null";
-  case json::value_t::object:
-    return "an object";
-  case json::value_t::array:
-    return "an array";
-  case json::value_t::string:
-    return "a string";
-  case json::value_t::boolean:
-    return "a boolean";
-  case json::value_t::number_integer:
-  case json::value_t::number_unsigned:
-    return "an integer";
-  case json::value_t::number_float:
-    return "a non-integer number";
-  case json::value_t::binary:
-  case json::value_t::discarded:
-    break;
-  }
-  return "an unsupported value";
-}
-
 bool isIdentifier(std::string_view text) {
   if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])))
     return false;
@@ -51,38 +28,18 @@ bool isIdentifier(std::string_view text) {
   });
 }
 
-bool isDigits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](char C) {
-    return C >= '0' && C <= '9';
-  });
-}
-
-bool isSha256Hex(std::string_view text) {
-  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](char C) {
-           return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f');
-         });
-}
-
-std::string member(const std::string &parent, const char *key) {
-  return parent.empty() ? std::string(key) : parent + "." + key;
-}
-
-std::string element(const std::string &parent, size_t index) {
-  return strCat(parent, "[", index, "]");
-}
-
 /// Validates one metadata document; every error names the file and the
 /// field's path (`params[2].shape[0]`).
-class Validator {
+class Validator : JsonReader {
 public:
-  explicit Validator(const std::string &path) : Path(path) {}
+  explicit Validator(const std::string &path) : JsonReader(path) {}
 
   Status run(const json &root, KernelMetadata &out) {
     if (!root.is_object())
       return makeError(TILERT_ERROR_METADATA, Path,
                        ": the top level must be a JSON object, found ",
-                       describeType(root));
-    TILERT_TRY(checkSchema(root));
+                       describeJsonType(root));
+    TILERT_TRY(checkSchema(root, SchemaPrefix, SchemaMajor, "kernel"));
     TILERT_TRY(getString(root, "", "name", out.Name));
     TILERT_TRY(getString(root, "", "entry", out.Entry));
     std::string ArchName;
@@ -101,133 +58,29 @@ public:
   }
 
 private:
-  template <typename... Ts>
-  Status fail(const std::string &field, const Ts &...parts) {
-    return makeError(TILERT_ERROR_METADATA, Path, ": field '", field,
-                     "': ", parts...);
-  }
-
-  Status find(const json &object, const std::string &parent, const char *key,
-              const json *&out) {
-    auto It = object.find(key);
-    if (It == object.end())
-      return makeError(TILERT_ERROR_METADATA, Path,
-                       ": missing required field '", member(parent, key), "'");
-    out = &*It;
-    return Status::success();
-  }
-
-  Status getObject(const json &object, const std::string &parent,
-                   const char *key, const json *&out) {
-    TILERT_TRY(find(object, parent, key, out));
-    if (!out->is_object())
-      return fail(member(parent, key), "expected an object, found ",
-                  describeType(*out));
-    return Status::success();
-  }
-
-  Status getArray(const json &object, const std::string &parent,
-                  const char *key, const json *&out) {
-    TILERT_TRY(find(object, parent, key, out));
-    if (!out->is_array())
-      return fail(member(parent, key), "expected an array, found ",
-                  describeType(*out));
-    return Status::success();
-  }
-
-  Status asString(const json &value, const std::string &field,
-                  std::string &out) {
-    if (!value.is_string())
-      return fail(field, "expected a string, found ", describeType(value));
-    out = value.get<std::string>();
-    if (out.empty())
-      return fail(field, "must not be empty");
-    return Status::success();
-  }
-
-  Status getString(const json &object, const std::string &parent,
-                   const char *key, std::string &out) {
-    const json *Value = nullptr;
-    TILERT_TRY(find(object, parent, key, Value));
-    return asString(*Value, member(parent, key), out);
-  }
-
-  Status asInt(const json &value, const std::string &field, int64_t min,
-               int64_t max, int64_t &out) {
-    if (!value.is_number_integer())
-      return fail(field, "expected an integer, found ", describeType(value));
-    bool Fits = !value.is_number_unsigned() ||
-                value.get<uint64_t>() <= static_cast<uint64_t>(Int64Max);
-    int64_t Value = Fits ? value.get<int64_t>() : 0;
-    if (!Fits || Value < min || Value > max)
-      return fail(field, "expected an integer in [", min, ", ", max,
-                  "], found ", value.dump());
-    out = Value;
-    return Status::success();
-  }
-
-  Status getInt(const json &object, const std::string &parent, const char *key,
-                int64_t min, int64_t max, int64_t &out) {
-    const json *Value = nullptr;
-    TILERT_TRY(find(object, parent, key, Value));
-    return asInt(*Value, member(parent, key), min, max, out);
-  }
-
-  Status getSha256(const json &object, const std::string &parent,
-                   const char *key, std::string &out) {
-    TILERT_TRY(getString(object, parent, key, out));
-    if (!isSha256Hex(out))
-      return fail(member(parent, key), "'", out,
-                  "' is not a sha256 digest (64 lowercase hex digits)");
-    return Status::success();
-  }
-
-  Status checkSchema(const json &root) {
-    std::string Schema;
-    TILERT_TRY(getString(root, "", "schema", Schema));
-    std::string_view Version(Schema);
-    if (Version.substr(0, SchemaPrefix.size()) != SchemaPrefix)
-      return fail("schema", "'", Schema,
-                  "' is not a tilec kernel schema (this ", "runtime reads ",
-                  SchemaPrefix, SchemaMajor, ")");
-    Version.remove_prefix(SchemaPrefix.size());
-    std::string_view Major = Version.substr(0, Version.find('.'));
-    std::string_view Minor = Version.substr(Major.size());
-    bool WellFormed =
-        Major.size() <= 9 && isDigits(Major) &&
-        (Minor.empty() || (Minor.size() <= 10 && isDigits(Minor.substr(1))));
-    if (!WellFormed)
-      return fail("schema", "'", Schema, "' is not of the form ", SchemaPrefix,
-                  "MAJOR[.MINOR]");
-    if (std::stoi(std::string(Major)) != SchemaMajor)
-      return fail("schema", "unsupported schema major version ", Major, " in '",
-                  Schema, "' (this runtime reads ", SchemaPrefix, SchemaMajor,
-                  ")");
-    return Status::success();
-  }
-
   Status parseBinaries(const json &root, KernelMetadata &out) {
     const json *Binaries = nullptr;
     TILERT_TRY(getArray(root, "", "binaries", Binaries));
     if (Binaries->empty())
       return fail("binaries", "the kernel has no binary");
     for (size_t I = 0; I < Binaries->size(); ++I) {
-      std::string Field = element("binaries", I);
+      std::string Field = jsonElement("binaries", I);
       const json &Entry = (*Binaries)[I];
       if (!Entry.is_object())
-        return fail(Field, "expected an object, found ", describeType(Entry));
+        return fail(Field, "expected an object, found ",
+                    describeJsonType(Entry));
       BinaryInfo Binary;
       std::string Kind;
       TILERT_TRY(getString(Entry, Field, "kind", Kind));
       if (!parseBinaryKind(Kind, Binary.Kind))
-        return fail(member(Field, "kind"), "unknown binary kind '", Kind,
+        return fail(jsonMember(Field, "kind"), "unknown binary kind '", Kind,
                     "' (expected cubin, ptx or fatbin)");
       for (const BinaryInfo &Seen : out.Binaries)
         if (Seen.Kind == Binary.Kind)
-          return fail(member(Field, "kind"), "a second ", Kind, " binary");
+          return fail(jsonMember(Field, "kind"), "a second ", Kind, " binary");
       TILERT_TRY(getString(Entry, Field, "file", Binary.File));
       if (Binary.File.front() == '/')
-        return fail(member(Field, "file"), "'", Binary.File,
+        return fail(jsonMember(Field, "file"), "'", Binary.File,
                     "' must be relative to the JSON's directory");
       TILERT_TRY(getSha256(Entry, Field, "sha256", Binary.Sha256));
       out.Binaries.push_back(std::move(Binary));
@@ -261,9 +114,9 @@ private:
     TILERT_TRY(getObject(root, "", "constants", Constants));
     for (const auto &[Key, Value] : Constants->items())
       if (!Value.is_number() && !Value.is_boolean() && !Value.is_string())
-        return fail(member("constants", Key.c_str()),
+        return fail(jsonMember("constants", Key.c_str()),
                     "expected a number, a boolean or a string, found ",
-                    describeType(Value));
+                    describeJsonType(Value));
     out.Constants = *Constants;
     return Status::success();
   }
@@ -292,10 +145,11 @@ private:
     // Dim names of each tensor's shape, resolved once all dims are known.
     std::vector<std::vector<std::string>> ShapeNames;
     for (size_t I = 0; I < Params->size(); ++I) {
-      std::string Field = element("params", I);
+      std::string Field = jsonElement("params", I);
       const json &Param = (*Params)[I];
       if (!Param.is_object())
-        return fail(Field, "expected an object, found ", describeType(Param));
+        return fail(Field, "expected an object, found ",
+                    describeJsonType(Param));
       std::string Kind, Name, DTypeName;
       TILERT_TRY(getString(Param, Field, "kind", Kind));
       ParamGroup Group;
@@ -308,7 +162,7 @@ private:
       else if (Kind == "tensor_map")
         Group = ParamGroup::TensorMap;
       else
-        return fail(member(Field, "kind"), "unknown parameter kind '", Kind,
+        return fail(jsonMember(Field, "kind"), "unknown parameter kind '", Kind,
                     "' (expected tensor, dim, scalar or tensor_map)");
       if (Group < Phase)
         return fail(Field, "a ", Kind, " parameter after ", groupName(Phase),
@@ -317,10 +171,11 @@ private:
       Phase = Group;
       TILERT_TRY(getString(Param, Field, "name", Name));
       if (!isIdentifier(Name))
-        return fail(member(Field, "name"), "'", Name, "' is not an identifier");
+        return fail(jsonMember(Field, "name"), "'", Name,
+                    "' is not an identifier");
       if (std::find(Names.begin(), Names.end(), Name) != Names.end())
-        return fail(member(Field, "name"), "duplicate parameter name '", Name,
-                    "'");
+        return fail(jsonMember(Field, "name"), "duplicate parameter name '",
+                    Name, "'");
       Names.push_back(Name);
       if (Group == ParamGroup::TensorMap) {
         TILERT_TRY(parseTensorMap(Param, Field, Name, out));
@@ -329,7 +184,7 @@ private:
       TILERT_TRY(getString(Param, Field, "dtype", DTypeName));
       tilertDType DType = parseDType(DTypeName);
       if (DType == TILERT_DTYPE_INVALID)
-        return fail(member(Field, "dtype"), "unknown dtype '", DTypeName,
+        return fail(jsonMember(Field, "dtype"), "unknown dtype '", DTypeName,
                     "' (expected one of ", dtypeNameList(), ")");
       switch (Group) {
       case ParamGroup::Tensor: {
@@ -339,14 +194,14 @@ private:
         TILERT_TRY(
             getInt(Param, Field, "alignment", 1, Int64Max, Tensor.Alignment));
         if ((Tensor.Alignment & (Tensor.Alignment - 1)) != 0)
-          return fail(member(Field, "alignment"), Tensor.Alignment,
+          return fail(jsonMember(Field, "alignment"), Tensor.Alignment,
                       " is not a power of two");
         out.Tensors.push_back(std::move(Tensor));
         break;
       }
       case ParamGroup::Dim:
         if (DType != TILERT_DTYPE_I64)
-          return fail(member(Field, "dtype"),
+          return fail(jsonMember(Field, "dtype"),
                       "a dim parameter must be i64, "
                       "found ",
                       DTypeName);
@@ -368,9 +223,10 @@ private:
                    const char *meaning, uint32_t &out) {
     const json *Value = nullptr;
     TILERT_TRY(find(object, parent, key, Value));
-    std::string Field = member(parent, key);
+    std::string Field = jsonMember(parent, key);
     if (!Value->is_number_integer())
-      return fail(Field, "expected an integer, found ", describeType(*Value));
+      return fail(Field, "expected an integer, found ",
+                  describeJsonType(*Value));
     for (int64_t Allowed : allowed)
       if (*Value == Allowed) {
         out = static_cast<uint32_t>(Allowed);
@@ -398,7 +254,7 @@ private:
       std::vector<std::string> Known;
       for (const TensorParam &Tensor : out.Tensors)
         Known.push_back(Tensor.Name);
-      return fail(member(field, "tensor"), "'", TensorName,
+      return fail(jsonMember(field, "tensor"), "'", TensorName,
                   "' is not a tensor parameter (tensors: ", joinNames(Known),
                   ")");
     }
@@ -406,19 +262,19 @@ private:
     const TensorParam &Tensor = *It;
     size_t Rank = Tensor.Shape.size();
     if (Rank < 1 || Rank > MaxTensorMapRank)
-      return fail(member(field, "tensor"), "tensor '", TensorName,
+      return fail(jsonMember(field, "tensor"), "tensor '", TensorName,
                   "' has rank ", Rank, " but a tensor map needs rank 1 to ",
                   MaxTensorMapRank);
 
     const json *Box = nullptr;
     TILERT_TRY(getArray(param, field, "box", Box));
-    std::string BoxField = member(field, "box");
+    std::string BoxField = jsonMember(field, "box");
     if (Box->size() != Rank)
       return fail(BoxField, "expected ", Rank, " extents (the rank of tensor '",
                   TensorName, "'), found ", Box->size());
     for (size_t J = 0; J < Rank; ++J) {
       int64_t Extent = 0;
-      TILERT_TRY(asInt((*Box)[J], element(BoxField, J), 1, 256, Extent));
+      TILERT_TRY(asInt((*Box)[J], jsonElement(BoxField, J), 1, 256, Extent));
       Map.Box.push_back(static_cast<uint32_t>(Extent));
     }
     TILERT_TRY(getChoice(param, field, "swizzle", {0, 32, 64, 128},
@@ -447,17 +303,17 @@ private:
                    Tensor.DType == TILERT_DTYPE_F32 ||
                    Tensor.DType == TILERT_DTYPE_F64;
       if (!Float)
-        return fail(member(field, "oob_fill"),
+        return fail(jsonMember(field, "oob_fill"),
                     "'nan' needs a floating-point tensor but tensor '",
                     TensorName, "' is ", dtypeName(Tensor.DType));
       Map.Fill = OobFill::Nan;
     } else {
-      return fail(member(field, "oob_fill"), "unknown fill '", Fill,
+      return fail(jsonMember(field, "oob_fill"), "unknown fill '", Fill,
                   "' (expected zero or nan)");
     }
     if (const auto Found = param.find("optional"); Found != param.end()) {
       if (!Found->is_boolean())
-        return fail(member(field, "optional"), "expected a boolean, found ",
+        return fail(jsonMember(field, "optional"), "expected a boolean, found ",
                     Found->dump());
       Map.Optional = Found->get<bool>();
     }
@@ -469,9 +325,9 @@ private:
                     TensorParam &tensor, std::vector<std::string> &dimNames) {
     const json *Shape = nullptr;
     TILERT_TRY(getArray(param, field, "shape", Shape));
-    std::string ShapeField = member(field, "shape");
+    std::string ShapeField = jsonMember(field, "shape");
     for (size_t J = 0; J < Shape->size(); ++J) {
-      std::string EntryField = element(ShapeField, J);
+      std::string EntryField = jsonElement(ShapeField, J);
       const json &Entry = (*Shape)[J];
       ShapeEntry Dim;
       if (Entry.is_string()) {
@@ -484,7 +340,7 @@ private:
         dimNames.emplace_back();
       } else {
         return fail(EntryField, "expected a dim name or an integer, found ",
-                    describeType(Entry));
+                    describeJsonType(Entry));
       }
       tensor.Shape.push_back(Dim);
     }
@@ -503,8 +359,9 @@ private:
           continue;
         auto It = std::find(out.Dims.begin(), out.Dims.end(), Name);
         if (It == out.Dims.end())
-          return fail(element(member(element("params", T), "shape"), J), "'",
-                      Name, "' is not a dim parameter");
+          return fail(
+              jsonElement(jsonMember(jsonElement("params", T), "shape"), J),
+              "'", Name, "' is not a dim parameter");
         out.Tensors[T].Shape[J].Dim =
             static_cast<int32_t>(It - out.Dims.begin());
         if (std::find(Appearance.begin(), Appearance.end(), Name) ==
@@ -513,7 +370,7 @@ private:
       }
     }
     for (size_t K = 0; K < out.Dims.size(); ++K) {
-      std::string Field = element("params", out.Tensors.size() + K);
+      std::string Field = jsonElement("params", out.Tensors.size() + K);
       if (std::find(Appearance.begin(), Appearance.end(), out.Dims[K]) ==
           Appearance.end())
         return fail(Field, "dim '", out.Dims[K],
@@ -532,13 +389,13 @@ private:
                     std::array<uint32_t, 3> &out) {
     const json *Values = nullptr;
     TILERT_TRY(getArray(launch, "launch", key, Values));
-    std::string Field = member("launch", key);
+    std::string Field = jsonMember("launch", key);
     if (Values->size() != 3)
       return fail(Field, "expected 3 entries (x, y, z), found ",
                   Values->size());
     for (size_t I = 0; I < 3; ++I) {
       int64_t Value = 0;
-      TILERT_TRY(asInt((*Values)[I], element(Field, I), 1, max[I], Value));
+      TILERT_TRY(asInt((*Values)[I], jsonElement(Field, I), 1, max[I], Value));
       out[I] = static_cast<uint32_t>(Value);
     }
     return Status::success();
@@ -553,7 +410,7 @@ private:
       return fail("launch.grid", "expected 3 expressions (x, y, z), found ",
                   Grid->size());
     for (size_t I = 0; I < 3; ++I) {
-      std::string Field = element("launch.grid", I);
+      std::string Field = jsonElement("launch.grid", I);
       std::string Text;
       TILERT_TRY(asString((*Grid)[I], Field, Text));
       Status Parsed = IntExpr::parse(Text, out.Dims, out.Launch.Grid[I]);
@@ -612,36 +469,14 @@ private:
     }
     return Status::success();
   }
-
-  const std::string &Path;
 };
 
 } // namespace
 
 Status parseMetadata(std::string_view text, const std::string &path,
                      KernelMetadata &out) {
-  if (std::all_of(text.begin(), text.end(), [](char C) {
-        return std::isspace(static_cast<unsigned char>(C));
-      }))
-    return makeError(TILERT_ERROR_METADATA, path,
-                     ": truncated JSON: the file is empty");
   json Root;
-  try {
-    Root = json::parse(text);
-  } catch (const json::parse_error &Error) {
-    // nlohmann's message: "[json.exception.parse_error.N] parse error at line
-    // L, column C: ...". A position past the last byte means the parser ran
-    // out of input.
-    std::string Message = Error.what();
-    size_t Start = Message.find("] ");
-    if (Start != std::string::npos)
-      Message.erase(0, Start + 2);
-    bool Truncated = Error.byte > text.size();
-    return makeError(TILERT_ERROR_METADATA, path,
-                     Truncated ? ": truncated JSON (the input ends early): "
-                               : ": corrupt JSON: ",
-                     Message);
-  }
+  TILERT_TRY(parseJson(text, path, Root));
   KernelMetadata Result;
   Result.Path = path;
   TILERT_TRY(Validator(path).run(Root, Result));

@@ -19,6 +19,7 @@
 
 #include "KernelDirectory.h"
 #include "KernelRun.h"
+#include "PackageTests.h"
 #include "RuntimeTests.h"
 #include "TestReport.h"
 
@@ -211,6 +212,7 @@ int run(const Options &options, GpuContext &gpu, TestReport &report) {
       runArtifactTests(gpu, *VectorAdd, options.Seed, report);
       runConcurrentLaunchTest(gpu, *VectorAdd, options.Seed, report);
     }
+    runPackageTests(gpu, Kernels, options.Seed, report);
   }
   report.printSummary();
   if (!options.JsonPath.empty()) {

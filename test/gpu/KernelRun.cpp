@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace tilert::gputest {
 
@@ -231,9 +232,15 @@ Status KernelRun::untouched(bool &untouched, std::string &why) const {
   return Status::success();
 }
 
-RunResult runKernel(const GpuContext &gpu, const tilert::Kernel &kernel,
-                    const KernelFile &file, const std::vector<int64_t> &dims,
-                    uint64_t seed) {
+namespace {
+
+/// Runs `file`'s kernel with `dims` through KernelRun, launched by `launch`
+/// on `gpu.Stream`, and checks the result.
+RunResult runLaunch(
+    const GpuContext &gpu, const KernelFile &file,
+    const std::vector<int64_t> &dims, uint64_t seed,
+    const std::function<void(const std::vector<const DLTensor *> &,
+                             const std::vector<tilert::Scalar> &)> &launch) {
   RunResult Failed;
   KernelRun Run(gpu, file, dims, seed);
   Status Prepared = Run.prepare();
@@ -246,7 +253,7 @@ RunResult runKernel(const GpuContext &gpu, const tilert::Kernel &kernel,
   for (const DLTensor &Tensor : Tensors)
     Arguments.push_back(&Tensor);
   try {
-    kernel.launch(Arguments, Run.scalars(), gpu.Stream);
+    launch(Arguments, Run.scalars());
   } catch (const tilert::Error &Error) {
     Failed.Detail = Error.what();
     return Failed;
@@ -259,6 +266,28 @@ RunResult runKernel(const GpuContext &gpu, const tilert::Kernel &kernel,
     return Failed;
   }
   return Run.verify();
+}
+
+} // namespace
+
+RunResult runKernel(const GpuContext &gpu, const tilert::KernelView &kernel,
+                    const KernelFile &file, const std::vector<int64_t> &dims,
+                    uint64_t seed) {
+  return runLaunch(gpu, file, dims, seed,
+                   [&](const std::vector<const DLTensor *> &tensors,
+                       const std::vector<tilert::Scalar> &scalars) {
+                     kernel.launch(tensors, scalars, gpu.Stream);
+                   });
+}
+
+RunResult runPackage(const GpuContext &gpu, const tilert::Package &package,
+                     const KernelFile &file, const std::vector<int64_t> &dims,
+                     uint64_t seed) {
+  return runLaunch(gpu, file, dims, seed,
+                   [&](const std::vector<const DLTensor *> &tensors,
+                       const std::vector<tilert::Scalar> &scalars) {
+                     package.launch(tensors, scalars, gpu.Stream);
+                   });
 }
 
 } // namespace tilert::gputest

@@ -82,9 +82,16 @@ std::string formatDims(const detail::KernelMetadata &metadata,
 
 /// Runs `kernel` (loaded from `file`) with `dims` through KernelRun on
 /// `gpu.Stream` and checks the result.
-RunResult runKernel(const GpuContext &gpu, const tilert::Kernel &kernel,
+RunResult runKernel(const GpuContext &gpu, const tilert::KernelView &kernel,
                     const KernelFile &file, const std::vector<int64_t> &dims,
                     uint64_t seed);
+
+/// Runs `package` (whose variants have `file`'s signature) with `dims`
+/// through KernelRun on `gpu.Stream`, dispatching as tilertPackageLaunch
+/// does, and checks the result against `file`'s reference.
+RunResult runPackage(const GpuContext &gpu, const tilert::Package &package,
+                     const KernelFile &file, const std::vector<int64_t> &dims,
+                     uint64_t seed);
 
 } // namespace tilert::gputest
 

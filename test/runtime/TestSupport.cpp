@@ -116,6 +116,32 @@ json tmaGemmMetadata() {
   return Document;
 }
 
+json packageVariant(const std::string &name, const std::string &arch) {
+  std::string Stem = name + "." + arch;
+  return {{"name", name},
+          {"arch", arch},
+          {"defines", json::object()},
+          {"files", {{"metadata", Stem + ".json"}, {"cubin", Stem + ".cubin"}}},
+          {"registers", 16},
+          {"spills", {{"stores", 0}, {"loads", 0}}},
+          {"smem", 0},
+          {"threads", 128}};
+}
+
+json packageIndex(const std::string &kernel, const std::vector<json> &variants,
+                  const std::string &defaultName) {
+  return {
+      {"schema", "tilec.package/1"},
+      {"kernel", kernel},
+      {"source", {{"path", "specs/k.tile"}, {"sha256", std::string(64, 'a')}}},
+      {"space",
+       {{"path", "specs/k.tune.yaml"}, {"sha256", std::string(64, 'b')}}},
+      {"archs", {"sm_90a"}},
+      {"shapes", json::array()},
+      {"default", defaultName},
+      {"variants", variants}};
+}
+
 detail::Status parse(const json &document, detail::KernelMetadata &out) {
   return detail::parseMetadata(document.dump(), "k.json", out);
 }
@@ -147,6 +173,17 @@ std::string TempDir::writeKernel(const json &document) const {
   write("k.sm_90a.cubin", CubinBytes);
   write("k.sm_90a.ptx", PtxBytes);
   return write("k.json", document.dump(2));
+}
+
+void TempDir::writeVariant(const std::string &name, const std::string &arch,
+                           json document, const std::string &cubin) const {
+  std::string Stem = name + "." + arch;
+  document["arch"] = arch;
+  document["binaries"] = {{{"kind", "cubin"},
+                           {"file", Stem + ".cubin"},
+                           {"sha256", detail::sha256Hex(cubin)}}};
+  write(Stem + ".cubin", cubin);
+  write(Stem + ".json", document.dump(2));
 }
 
 FakeTensor::FakeTensor(tilertDType dtype, std::vector<int64_t> shape)

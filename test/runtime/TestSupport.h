@@ -39,6 +39,16 @@ nlohmann::json tensorMapParam(const std::string &name,
                               int swizzle, int l2Promotion,
                               const std::string &oobFill);
 
+/// The index.json entry of a package variant (docs/tuning.md) whose files
+/// are `name`.`arch`.json and `name`.`arch`.cubin.
+nlohmann::json packageVariant(const std::string &name, const std::string &arch);
+
+/// An index.json document of kernel `kernel` with `variants` (entries of
+/// packageVariant) and default variant `defaultName`.
+nlohmann::json packageIndex(const std::string &kernel,
+                            const std::vector<nlohmann::json> &variants,
+                            const std::string &defaultName);
+
 /// Parses `document` (serialized) as metadata named "k.json".
 detail::Status parse(const nlohmann::json &document,
                      detail::KernelMetadata &out);
@@ -60,6 +70,13 @@ public:
   /// Writes `document` as k.json plus the fake binaries; returns k.json's
   /// path.
   std::string writeKernel(const nlohmann::json &document) const;
+
+  /// Writes the files of package variant `name` for `arch`: `document` as
+  /// its metadata, with its arch and its one binary, a cubin of `cubin`'s
+  /// bytes, set to match (see packageVariant).
+  void writeVariant(const std::string &name, const std::string &arch,
+                    nlohmann::json document,
+                    const std::string &cubin = CubinBytes) const;
 
 private:
   support::ScratchDir Dir;

@@ -79,6 +79,7 @@ DeviceTensors::DeviceTensors(const tilert::detail::DriverApi &api,
           api, api.cuMemcpyHtoD(Buffer.get(), Host.data(), Bytes),
           "cuMemcpyHtoD"));
     Buffers.push_back(std::move(Buffer));
+    this->Bytes.push_back(Bytes);
   }
   // Pageable copies may still be in flight on the legacy default stream,
   // which the benchmark's non-blocking stream does not wait for.

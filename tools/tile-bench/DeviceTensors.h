@@ -23,8 +23,16 @@ public:
   /// The DLTensors to launch with (valid while this object lives).
   std::vector<const DLTensor *> arguments() const;
 
+  /// The number of tensors, one per tensor parameter.
+  size_t size() const { return Buffers.size(); }
+  /// Tensor `index`'s device address.
+  CUdeviceptr address(size_t index) const { return Buffers[index].get(); }
+  /// Tensor `index`'s size in bytes.
+  size_t bytes(size_t index) const { return Bytes[index]; }
+
 private:
   std::vector<tilert::support::DeviceBuffer> Buffers;
+  std::vector<size_t> Bytes;
   std::vector<std::vector<int64_t>> Shapes;
   std::vector<DLTensor> Tensors;
 };

@@ -3,6 +3,7 @@
 // tile-bench out/vector_add.sm_90a.json --dim N=268435456 [--scalar a=1.5]
 //            [--warmup 10] [--reps 50] [--flops EXPR] [--json FILE]
 //            [--launch-overhead [--launches 2000]]
+// tile-bench tune PACKAGE [...]            (Tune.h: the benchmark phase)
 //
 // Allocates every tensor the metadata describes (random contents), launches
 // the kernel through libtilert, times it with CUDA events and prints the
@@ -14,10 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceContext.h"
 #include "DeviceTensors.h"
 #include "DriverFloor.h"
 #include "HostOverhead.h"
 #include "Timing.h"
+#include "Tune.h"
 #include "Workload.h"
 
 #include <CLI/CLI.hpp>
@@ -45,64 +48,6 @@ struct Options {
   std::string Flops;
   std::string Output;
   uint64_t Seed = 0;
-};
-
-/// The device's primary context, current on this thread while alive.
-class PrimaryContext {
-public:
-  PrimaryContext(const DriverApi &api, int ordinal) : Api(api) {
-    int Count = 0;
-    check(tilert::detail::checkCu(Api, Api.cuDeviceGetCount(&Count),
-                                  "cuDeviceGetCount"));
-    if (ordinal < 0 || ordinal >= Count)
-      throw BenchError("--device " + std::to_string(ordinal) + ": there are " +
-                       std::to_string(Count) + " CUDA device(s)");
-    check(tilert::detail::checkCu(Api, Api.cuDeviceGet(&Device, ordinal),
-                                  "cuDeviceGet"));
-    check(tilert::detail::checkCu(
-        Api, Api.cuDevicePrimaryCtxRetain(&Context, Device),
-        "cuDevicePrimaryCtxRetain"));
-    check(tilert::detail::checkCu(Api, Api.cuCtxSetCurrent(Context),
-                                  "cuCtxSetCurrent"));
-    char Buffer[256] = {};
-    check(tilert::detail::checkCu(
-        Api, Api.cuDeviceGetName(Buffer, sizeof(Buffer) - 1, Device),
-        "cuDeviceGetName"));
-    Name = Buffer;
-  }
-  PrimaryContext(const PrimaryContext &) = delete;
-  PrimaryContext &operator=(const PrimaryContext &) = delete;
-  ~PrimaryContext() {
-    Api.cuCtxSetCurrent(nullptr);
-    Api.cuDevicePrimaryCtxRelease(Device);
-  }
-
-  /// The device's name, e.g. "NVIDIA H200".
-  const std::string &name() const { return Name; }
-
-private:
-  const DriverApi &Api;
-  CUdevice Device = 0;
-  CUcontext Context = nullptr;
-  std::string Name;
-};
-
-/// A non-blocking stream, destroyed with the object.
-class Stream {
-public:
-  explicit Stream(const DriverApi &api) : Api(api) {
-    check(tilert::detail::checkCu(
-        Api, Api.cuStreamCreate(&Handle, CU_STREAM_NON_BLOCKING),
-        "cuStreamCreate"));
-  }
-  Stream(const Stream &) = delete;
-  Stream &operator=(const Stream &) = delete;
-  ~Stream() { Api.cuStreamDestroy(Handle); }
-  CUstream get() const { return Handle; }
-
-private:
-  const DriverApi &Api;
-  CUstream Handle = nullptr;
 };
 
 std::string describeGrid(const tilertKernelInfo &info) {
@@ -264,6 +209,8 @@ int run(const Options &options) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "tune")
+    return runTune(argc, argv);
   Options Opts;
   CLI::App App{"Run and time a kernel compiled by tilec, through libtilert."};
   App.add_option("kernel", Opts.JsonPath, "The kernel's metadata JSON")

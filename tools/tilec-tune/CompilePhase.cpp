@@ -253,7 +253,12 @@ void CompilePhase::compileAll() {
   Variants.PtxasPath = Options.PtxasPath;
   Variants.CudaPath = Options.CudaPath;
   Results.assign(Plan.Jobs.size(), CompiledVariant());
-  Progress Display(Err, Plan.Jobs.size(), Options.ProgressBar);
+  Progress Display(
+      [this](const std::string &Text) {
+        Err << Text;
+        Err.flush();
+      },
+      Plan.Jobs.size(), Options.ProgressBar);
   std::atomic<std::size_t> Next{0};
   // The same warning from several jobs (a cache that cannot be written) is
   // printed once.

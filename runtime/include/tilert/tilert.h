@@ -257,6 +257,109 @@ typedef struct tilertLaunchArgs {
 /// and errors. `args` NULL is TILERT_ERROR_INVALID_ARGUMENT.
 TILERT_API tilertStatus tilertKernelLaunchArgs(const tilertLaunchArgs *args);
 
+/*===------------------------------------------------------------------===*\
+|* Kernel packages and dispatch                                           *|
+|*                                                                        *|
+|* A kernel package is a directory `tilec-tune compile` writes: index.json *|
+|* (schema tilec.package/1) and every variant's metadata and cubin, plus   *|
+|* tuning.json (schema tilec.tuning/1) once it has been benchmarked. A     *|
+|* package launches like one kernel: each launch dispatches to the variant *|
+|* selected for the tensors' device and dims. See docs/runtime.md.         *|
+\*===------------------------------------------------------------------===*/
+
+/// Opaque handle to an open kernel package. Thread-safe like a kernel: any
+/// number of threads may select and launch concurrently.
+typedef struct tilertPackage_st *tilertPackage;
+
+/// Summary of an open package. Strings are owned by the package and valid
+/// until tilertPackageDestroy.
+typedef struct tilertPackageInfo {
+  /// Kernel name (index.json `kernel`).
+  const char *kernel;
+  /// The package's directory as given to tilertPackageOpen.
+  const char *directory;
+  /// Name of the default variant (index.json `default`).
+  const char *default_variant;
+  /// Number of variants (one per name and architecture).
+  int32_t num_variants;
+  /// 1 if the package has a tuning database (tuning.json), else 0.
+  int32_t tuned;
+  /// Number of tuned shapes over all devices of the tuning database.
+  int32_t num_tuned_shapes;
+  /// Number of tensor, dim and scalar parameters of the launch signature
+  /// every variant shares.
+  int32_t num_tensors;
+  int32_t num_dims;
+  int32_t num_scalars;
+} tilertPackageInfo;
+
+/// Opens the kernel package in directory `dir`: reads and validates
+/// index.json and every variant's metadata JSON, which must all share the
+/// kernel's launch signature (tensors: name, dtype, shape; dims in order;
+/// scalars: name, dtype), and tuning.json if it is there. A variant's
+/// binaries are read and verified at its first selection. Errors name the
+/// file, the field and the variant at fault. On success `*package`
+/// receives a handle to release with tilertPackageDestroy.
+TILERT_API tilertStatus tilertPackageOpen(const char *dir,
+                                          tilertPackage *package);
+
+/// Releases `package` with every variant kernel it loaded (and every
+/// handle tilertPackageSelect returned). NULL is a no-op. Must not race
+/// with selections or launches of the same package.
+TILERT_API tilertStatus tilertPackageDestroy(tilertPackage package);
+
+/// Fills `*info` with the package's summary.
+TILERT_API tilertStatus tilertPackageGetInfo(tilertPackage package,
+                                             tilertPackageInfo *info);
+
+/// Fills `*param` with tensor parameter `index` (ABI order) of the
+/// package's launch signature (the alignment is the smallest over the
+/// variants).
+TILERT_API tilertStatus tilertPackageGetTensorParam(tilertPackage package,
+                                                    int32_t index,
+                                                    tilertTensorParam *param);
+
+/// Sets `*name` to the name of dim parameter `index` of the package's launch
+/// signature: the order of the dims tilertPackageSelect takes.
+TILERT_API tilertStatus tilertPackageGetDimName(tilertPackage package,
+                                                int32_t index,
+                                                const char **name);
+
+/// Fills `*param` with scalar parameter `index` of the package's launch
+/// signature.
+TILERT_API tilertStatus tilertPackageGetScalarParam(tilertPackage package,
+                                                    int32_t index,
+                                                    tilertScalarParam *param);
+
+/// Selects the variant for CUDA device ordinal `device` and `dims`
+/// (`num_dims` values >= 0 in the order of tilertPackageGetDimName). On a
+/// device whose name (cuDeviceGetName) has an entry in the tuning database:
+/// the tuned shape whose dims equal `dims`, else the nearest one by the sum
+/// over dims of |log2(d) - log2(t)| (the first in file order among equals),
+/// and that shape's best variant if it can run on the device. Otherwise
+/// (no tuning database, no entry for the name, a best variant that cannot
+/// run there) the first variant in index order named `default` whose
+/// binary can run on the device; none is TILERT_ERROR_ARCH_MISMATCH. The
+/// selection is cached per (device, dims). `*kernel` receives the variant's
+/// kernel, owned by the package (valid until tilertPackageDestroy; do not
+/// destroy it), and `*variant_name`, unless `variant_name` is NULL, its
+/// name (owned by the package).
+TILERT_API tilertStatus tilertPackageSelect(tilertPackage package,
+                                            int32_t device, const int64_t *dims,
+                                            int32_t num_dims,
+                                            tilertKernel *kernel,
+                                            const char **variant_name);
+
+/// Launches the package: binds the arguments as tilertKernelLaunch does
+/// (the same checks and messages, against the launch signature), selects
+/// the variant for the tensors' device and dims as tilertPackageSelect
+/// does, and launches it with tilertKernelLaunch's checks of that variant.
+/// A repeated (device, dims) costs one cache lookup over
+/// tilertKernelLaunch. On any error nothing is launched.
+TILERT_API tilertStatus tilertPackageLaunch(
+    tilertPackage package, const DLTensor *const *tensors, int32_t num_tensors,
+    const tilertScalar *scalars, int32_t num_scalars, CUstream stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -1,9 +1,9 @@
 //===- tilert.hpp - C++ API of the tilec runtime ----------------*- C++ -*-===//
 //
-// A header-only C++ layer over the C ABI in tilert.h: RAII kernel handles,
-// typed scalars and exceptions that carry the runtime's status and message.
-// Only C symbols cross the library boundary, so this header works with any
-// C++17 compiler regardless of how libtilert was built.
+// A header-only C++ layer over the C ABI in tilert.h: RAII kernel and
+// package handles, typed scalars and exceptions that carry the runtime's status
+// and message. Only C symbols cross the library boundary, so this header works
+// with any C++17 compiler regardless of how libtilert was built.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,7 +135,6 @@ public:
   const tilertScalar &raw() const noexcept { return Raw; }
 
 private:
-  friend class Kernel;
   explicit Scalar(tilertDType dtype) : Raw{} { Raw.dtype = dtype; }
   tilertScalar Raw;
 };
@@ -210,11 +209,140 @@ struct ScalarParam {
   tilertDType dtype = TILERT_DTYPE_INVALID;
 };
 
+/// Helpers of the handle classes below (not part of the API).
+namespace impl {
+
+/// The scalars of `scalars` as the C API takes them.
+inline const tilertScalar *rawScalars(ArrayView<Scalar> scalars) {
+  // A Scalar is its tilertScalar (standard layout, one member), so an
+  // array of them is an array of tilertScalars.
+  static_assert(sizeof(Scalar) == sizeof(tilertScalar) &&
+                    alignof(Scalar) == alignof(tilertScalar),
+                "Scalar must wrap exactly one tilertScalar");
+  return scalars.size() ? &scalars.data()->raw() : nullptr;
+}
+
+/// The `count` tensor parameters of `handle` (a kernel or a package),
+/// read with `get`.
+template <typename Handle>
+std::vector<TensorParam>
+readTensorParams(Handle handle, int32_t count,
+                 tilertStatus (*get)(Handle, int32_t, tilertTensorParam *)) {
+  std::vector<TensorParam> Result;
+  for (int32_t I = 0; I < count; ++I) {
+    tilertTensorParam Raw;
+    check(get(handle, I, &Raw));
+    TensorParam Param;
+    Param.name = Raw.name;
+    Param.dtype = Raw.dtype;
+    Param.alignment = Raw.alignment;
+    for (int32_t D = 0; D < Raw.rank; ++D)
+      Param.shape.push_back(
+          {Raw.dim_names[D] ? Raw.dim_names[D] : "", Raw.dim_values[D]});
+    Result.push_back(std::move(Param));
+  }
+  return Result;
+}
+
+/// The `count` dim names of `handle`, read with `get`.
+template <typename Handle>
+std::vector<std::string> readDimNames(Handle handle, int32_t count,
+                                      tilertStatus (*get)(Handle, int32_t,
+                                                          const char **)) {
+  std::vector<std::string> Result;
+  for (int32_t I = 0; I < count; ++I) {
+    const char *Name;
+    check(get(handle, I, &Name));
+    Result.emplace_back(Name);
+  }
+  return Result;
+}
+
+/// The `count` scalar parameters of `handle`, read with `get`.
+template <typename Handle>
+std::vector<ScalarParam>
+readScalarParams(Handle handle, int32_t count,
+                 tilertStatus (*get)(Handle, int32_t, tilertScalarParam *)) {
+  std::vector<ScalarParam> Result;
+  for (int32_t I = 0; I < count; ++I) {
+    tilertScalarParam Raw;
+    check(get(handle, I, &Raw));
+    Result.push_back({Raw.name, Raw.dtype});
+  }
+  return Result;
+}
+
+} // namespace impl
+
+/// A kernel handle that does not own the kernel: what Package::select
+/// returns (the package owns its variants), and the base of Kernel. Safe to
+/// launch from many threads.
+class KernelView {
+public:
+  /// A view of `handle`, which must stay valid while the view is used.
+  explicit KernelView(tilertKernel handle) noexcept : Handle(handle) {}
+
+  /// The kernel's summary (strings valid while the kernel lives).
+  tilertKernelInfo info() const {
+    tilertKernelInfo Info;
+    check(tilertKernelGetInfo(Handle, &Info));
+    return Info;
+  }
+
+  /// The kernel name in the .tile source.
+  std::string name() const { return info().name; }
+
+  /// The target architecture, e.g. "sm_90a".
+  std::string arch() const { return info().arch; }
+
+  /// The tensor parameters in ABI order.
+  std::vector<TensorParam> tensors() const {
+    return impl::readTensorParams(Handle, info().num_tensors,
+                                  tilertKernelGetTensorParam);
+  }
+
+  /// The dim parameters (names) in ABI order.
+  std::vector<std::string> dims() const {
+    return impl::readDimNames(Handle, info().num_dims, tilertKernelGetDimName);
+  }
+
+  /// The scalar parameters in ABI order.
+  std::vector<ScalarParam> scalars() const {
+    return impl::readScalarParams(Handle, info().num_scalars,
+                                  tilertKernelGetScalarParam);
+  }
+
+  /// Loads the kernel on CUDA device `device` now rather than at its first
+  /// launch there.
+  void prepare(int32_t device) const {
+    check(tilertKernelPrepare(Handle, device));
+  }
+
+  /// Validates the arguments and launches on `stream`; throws Error (and
+  /// launches nothing) on any mismatch. Nothing is copied or allocated on
+  /// the way to tilertKernelLaunch: `kernel.launch({&a, &b, &c},
+  /// {tilert::Scalar::f32(0.5f)}, stream)`.
+  void launch(ArrayView<const DLTensor *> tensors,
+              ArrayView<Scalar> scalars = {}, CUstream stream = nullptr) const {
+    check(tilertKernelLaunch(Handle, tensors.data(),
+                             static_cast<int32_t>(tensors.size()),
+                             impl::rawScalars(scalars),
+                             static_cast<int32_t>(scalars.size()), stream));
+  }
+
+  /// The underlying C handle.
+  tilertKernel handle() const noexcept { return Handle; }
+
+protected:
+  /// The kernel (which a Kernel owns and a plain view does not).
+  tilertKernel Handle = nullptr;
+};
+
 /// A loaded kernel (move-only RAII handle). Safe to launch from many threads.
-class Kernel {
+class Kernel : public KernelView {
 public:
   /// Loads and validates the metadata JSON at `jsonPath` and its binaries.
-  explicit Kernel(const std::string &jsonPath) {
+  explicit Kernel(const std::string &jsonPath) : KernelView(nullptr) {
     check(tilertKernelLoad(jsonPath.c_str(), &Handle));
   }
 
@@ -234,7 +362,7 @@ public:
   Kernel &operator=(const Kernel &) = delete;
   /// Takes over `other`'s handle.
   Kernel(Kernel &&other) noexcept
-      : Handle(std::exchange(other.Handle, nullptr)) {}
+      : KernelView(std::exchange(other.Handle, nullptr)) {}
   /// Releases the current handle and takes over `other`'s.
   Kernel &operator=(Kernel &&other) noexcept {
     if (this != &other) {
@@ -246,89 +374,105 @@ public:
   /// Releases the kernel and everything it loaded on devices.
   ~Kernel() { tilertKernelDestroy(Handle); }
 
-  /// The kernel's summary (strings valid while this Kernel lives).
-  tilertKernelInfo info() const {
-    tilertKernelInfo Info;
-    check(tilertKernelGetInfo(Handle, &Info));
+private:
+  Kernel() : KernelView(nullptr) {}
+};
+
+/// The variant of a package selected for a device and dims.
+struct Selection {
+  /// The variant's kernel, owned by the package (valid while it lives).
+  KernelView kernel;
+  /// The variant's name (index.json `name`).
+  std::string variant;
+};
+
+/// An open kernel package (move-only RAII handle): the variants
+/// `tilec-tune compile` wrote and, once benchmarked, their tuning
+/// database; a launch dispatches to the variant selected for the tensors'
+/// device and dims. Safe to use from many threads.
+class Package {
+public:
+  /// Opens and validates the package in directory `dir`.
+  explicit Package(const std::string &dir) {
+    check(tilertPackageOpen(dir.c_str(), &Handle));
+  }
+
+  Package(const Package &) = delete;
+  Package &operator=(const Package &) = delete;
+  /// Takes over `other`'s handle.
+  Package(Package &&other) noexcept
+      : Handle(std::exchange(other.Handle, nullptr)) {}
+  /// Releases the current handle and takes over `other`'s.
+  Package &operator=(Package &&other) noexcept {
+    if (this != &other) {
+      tilertPackageDestroy(Handle);
+      Handle = std::exchange(other.Handle, nullptr);
+    }
+    return *this;
+  }
+  /// Releases the package and every variant it loaded.
+  ~Package() { tilertPackageDestroy(Handle); }
+
+  /// The package's summary (strings valid while this Package lives).
+  tilertPackageInfo info() const {
+    tilertPackageInfo Info;
+    check(tilertPackageGetInfo(Handle, &Info));
     return Info;
   }
 
-  /// The kernel name in the .tile source.
-  std::string name() const { return info().name; }
+  /// The kernel's name.
+  std::string kernelName() const { return info().kernel; }
 
-  /// The target architecture, e.g. "sm_90a".
-  std::string arch() const { return info().arch; }
+  /// The name of the default variant.
+  std::string defaultVariant() const { return info().default_variant; }
 
-  /// The tensor parameters in ABI order.
+  /// Whether the package has a tuning database (tuning.json).
+  bool tuned() const { return info().tuned != 0; }
+
+  /// The tensor parameters every variant shares, in ABI order.
   std::vector<TensorParam> tensors() const {
-    std::vector<TensorParam> Result;
-    for (int32_t I = 0, E = info().num_tensors; I < E; ++I) {
-      tilertTensorParam Raw;
-      check(tilertKernelGetTensorParam(Handle, I, &Raw));
-      TensorParam Param;
-      Param.name = Raw.name;
-      Param.dtype = Raw.dtype;
-      Param.alignment = Raw.alignment;
-      for (int32_t D = 0; D < Raw.rank; ++D)
-        Param.shape.push_back(
-            {Raw.dim_names[D] ? Raw.dim_names[D] : "", Raw.dim_values[D]});
-      Result.push_back(std::move(Param));
-    }
-    return Result;
+    return impl::readTensorParams(Handle, info().num_tensors,
+                                  tilertPackageGetTensorParam);
   }
 
-  /// The dim parameters (names) in ABI order.
+  /// The dim parameters (names) in ABI order: the order select() takes.
   std::vector<std::string> dims() const {
-    std::vector<std::string> Result;
-    for (int32_t I = 0, E = info().num_dims; I < E; ++I) {
-      const char *Name;
-      check(tilertKernelGetDimName(Handle, I, &Name));
-      Result.emplace_back(Name);
-    }
-    return Result;
+    return impl::readDimNames(Handle, info().num_dims, tilertPackageGetDimName);
   }
 
-  /// The scalar parameters in ABI order.
+  /// The scalar parameters every variant shares, in ABI order.
   std::vector<ScalarParam> scalars() const {
-    std::vector<ScalarParam> Result;
-    for (int32_t I = 0, E = info().num_scalars; I < E; ++I) {
-      tilertScalarParam Raw;
-      check(tilertKernelGetScalarParam(Handle, I, &Raw));
-      Result.push_back({Raw.name, Raw.dtype});
-    }
-    return Result;
+    return impl::readScalarParams(Handle, info().num_scalars,
+                                  tilertPackageGetScalarParam);
   }
 
-  /// Loads the kernel on CUDA device `device` now rather than at its first
-  /// launch there.
-  void prepare(int32_t device) const {
-    check(tilertKernelPrepare(Handle, device));
+  /// The variant for CUDA device `device` and `dims` (in dims() order), as
+  /// tilertPackageSelect chooses it.
+  Selection select(int32_t device, ArrayView<int64_t> dims) const {
+    tilertKernel Kernel = nullptr;
+    const char *Name = nullptr;
+    check(tilertPackageSelect(Handle, device, dims.data(),
+                              static_cast<int32_t>(dims.size()), &Kernel,
+                              &Name));
+    return {KernelView(Kernel), Name};
   }
 
-  /// Validates the arguments and launches on `stream`; throws Error (and
-  /// launches nothing) on any mismatch. Nothing is copied or allocated on
-  /// the way to tilertKernelLaunch: `kernel.launch({&a, &b, &c},
-  /// {tilert::Scalar::f32(0.5f)}, stream)`.
+  /// Selects the variant for the tensors' device and dims and launches it
+  /// on `stream`, as Kernel::launch does; throws Error (and launches
+  /// nothing) on any mismatch.
   void launch(ArrayView<const DLTensor *> tensors,
               ArrayView<Scalar> scalars = {}, CUstream stream = nullptr) const {
-    // A Scalar is its tilertScalar (standard layout, one member), so an
-    // array of them is an array of tilertScalars.
-    static_assert(sizeof(Scalar) == sizeof(tilertScalar) &&
-                      alignof(Scalar) == alignof(tilertScalar),
-                  "Scalar must wrap exactly one tilertScalar");
-    const tilertScalar *Raw = scalars.size() ? &scalars.data()->Raw : nullptr;
-    check(tilertKernelLaunch(Handle, tensors.data(),
-                             static_cast<int32_t>(tensors.size()), Raw,
-                             static_cast<int32_t>(scalars.size()), stream));
+    check(tilertPackageLaunch(Handle, tensors.data(),
+                              static_cast<int32_t>(tensors.size()),
+                              impl::rawScalars(scalars),
+                              static_cast<int32_t>(scalars.size()), stream));
   }
 
   /// The underlying C handle (owned by this object).
-  tilertKernel handle() const noexcept { return Handle; }
+  tilertPackage handle() const noexcept { return Handle; }
 
 private:
-  Kernel() = default;
-
-  tilertKernel Handle = nullptr;
+  tilertPackage Handle = nullptr;
 };
 
 } // namespace tilert

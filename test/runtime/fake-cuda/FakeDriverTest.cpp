@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeDriverControl.h"
 
 #include "tilert/tilert.hpp"
 
@@ -24,8 +24,6 @@
 #include <new>
 #include <string>
 
-#include <dlfcn.h>
-
 using namespace tilert::test;
 using nlohmann::json;
 
@@ -34,50 +32,6 @@ namespace {
 /// Counts operator new calls on this thread while Counting is set.
 thread_local bool Counting = false;
 thread_local size_t Allocations = 0;
-
-/// The fake driver's control functions.
-struct FakeDriver {
-  decltype(&fakeCudaReset) reset;
-  decltype(&fakeCudaSetParamCount) setParamCount;
-  decltype(&fakeCudaCallCount) callCount;
-  decltype(&fakeCudaTotalCalls) totalCalls;
-  decltype(&fakeCudaLastLaunch) lastLaunch;
-};
-
-/// Opens the libcuda.so.1 libtilert will open and checks it is the fake.
-const FakeDriver &fakeDriver() {
-  static FakeDriver Driver = [] {
-    FakeDriver Result{};
-    void *Library = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!Library)
-      FAIL("cannot open libcuda.so.1: " << ::dlerror());
-    auto Find = [&](const char *Name) {
-      void *Symbol = ::dlsym(Library, Name);
-      if (!Symbol)
-        FAIL("libcuda.so.1 is not the fake driver (no "
-             << Name << "): run with LD_LIBRARY_PATH naming its directory");
-      return Symbol;
-    };
-    Result.reset =
-        reinterpret_cast<decltype(Result.reset)>(Find("fakeCudaReset"));
-    Result.setParamCount = reinterpret_cast<decltype(Result.setParamCount)>(
-        Find("fakeCudaSetParamCount"));
-    Result.callCount =
-        reinterpret_cast<decltype(Result.callCount)>(Find("fakeCudaCallCount"));
-    Result.totalCalls = reinterpret_cast<decltype(Result.totalCalls)>(
-        Find("fakeCudaTotalCalls"));
-    Result.lastLaunch = reinterpret_cast<decltype(Result.lastLaunch)>(
-        Find("fakeCudaLastLaunch"));
-    return Result;
-  }();
-  return Driver;
-}
-
-FakeCudaLaunch lastLaunch() {
-  FakeCudaLaunch Launch;
-  fakeDriver().lastLaunch(&Launch);
-  return Launch;
-}
 
 CUstream streamValue(uint64_t value) {
   return reinterpret_cast<CUstream>(static_cast<uintptr_t>(value));
@@ -379,6 +333,32 @@ TEST_CASE("a warm launch allocates no host memory", "[fake-driver]") {
   CHECK_THROWS_AS(Launch(), tilert::Error);
   Counting = false;
   CHECK(Allocations > 0);
+}
+
+TEST_CASE("a warm package launch allocates no host memory", "[fake-driver]") {
+  TempDir Dir;
+  Dir.writeVariant("gemm", "sm_90a", gemmLikeMetadata());
+  Dir.write(
+      "index.json",
+      packageIndex("gemm", {packageVariant("gemm", "sm_90a")}, "gemm").dump());
+  tilert::Package Package(Dir.path());
+  FakeTensor A(TILERT_DTYPE_F32, {64, 32}), B(TILERT_DTYPE_F32, {32, 48}),
+      C(TILERT_DTYPE_F32, {64, 128}), OtherA(TILERT_DTYPE_F32, {96, 32}),
+      OtherC(TILERT_DTYPE_F32, {96, 128});
+  const DLTensor *Tensors[] = {A.get(), B.get(), C.get()};
+  const DLTensor *Others[] = {OtherA.get(), B.get(), OtherC.get()};
+  tilert::Scalar Scalars[] = {tilert::Scalar::f32(1.0f),
+                              tilert::Scalar::boolean(false)};
+  Package.launch({Tensors, 3}, {Scalars, 2}, streamValue(0x7000));
+  Package.launch({Others, 3}, {Scalars, 2}, streamValue(0x7000));
+  Allocations = 0;
+  Counting = true;
+  // Alternating shapes: the thread's last hit, then the shared cache.
+  for (int I = 0; I < 100; ++I)
+    Package.launch({I % 2 ? Others : Tensors, 3}, {Scalars, 2},
+                   streamValue(0x7000));
+  Counting = false;
+  CHECK(Allocations == 0);
 }
 
 TEST_CASE("a stream the driver rejects fails the launch", "[fake-driver]") {

@@ -1,4 +1,4 @@
-//===- Progress.h - The compile phase's progress display --------*- C++ -*-===//
+//===- Progress.h - A progress display for the tuning tools ----*- C++ -*-===//
 //
 // On a terminal, one status line redrawn in place (and once a second while
 // nothing finishes), with the messages printed above it:
@@ -7,18 +7,19 @@
 //
 // Elsewhere (a log, a pipe) one plain line per finished job, prefixed with
 // the count: `[123/300] gemm-block_K_64 sm_90a: 168 registers, ... (1.2 s)`.
-// Every method may be called from any thread.
+// Every method may be called from any thread. Used by tilec-tune's compile
+// phase and tile-bench's benchmark phase, so it needs nothing but the C++
+// library.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TOOLS_TILEC_TUNE_PROGRESS_H
-#define TILEC_TOOLS_TILEC_TUNE_PROGRESS_H
-
-#include "llvm/Support/raw_ostream.h"
+#ifndef TILEC_TOOLS_SUPPORT_PROGRESS_H
+#define TILEC_TOOLS_SUPPORT_PROGRESS_H
 
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -28,8 +29,11 @@ namespace tilec {
 /// Reports the progress of `Total` jobs to a stream.
 class Progress {
 public:
-  /// Starts reporting to `OS`; `Redraw` selects the terminal display.
-  Progress(llvm::raw_ostream &OS, std::size_t Total, bool Redraw);
+  /// Writes text (no newline added) and flushes it, e.g. to stderr.
+  using Writer = std::function<void(const std::string &Text)>;
+
+  /// Starts reporting through `Write`; `Redraw` selects the terminal display.
+  Progress(Writer Write, std::size_t Total, bool Redraw);
   /// Stops the display (as finish() does).
   ~Progress();
 
@@ -47,7 +51,7 @@ private:
   /// Redraws the status line; called with the lock held.
   void draw();
 
-  llvm::raw_ostream &OS;
+  const Writer Write;
   const std::size_t Total;
   const bool Redraw;
   const std::chrono::steady_clock::time_point Start;
@@ -65,4 +69,4 @@ std::string formatDuration(double Seconds);
 
 } // namespace tilec
 
-#endif // TILEC_TOOLS_TILEC_TUNE_PROGRESS_H
+#endif // TILEC_TOOLS_SUPPORT_PROGRESS_H

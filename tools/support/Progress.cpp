@@ -1,10 +1,11 @@
-//===- Progress.cpp - The compile phase's progress display ----------------===//
+//===- Progress.cpp - A progress display for the tuning tools -------------===//
 
 #include "Progress.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 using namespace tilec;
 
@@ -19,8 +20,8 @@ std::string tilec::formatDuration(double Seconds) {
   return Buffer;
 }
 
-Progress::Progress(llvm::raw_ostream &OS, std::size_t Total, bool Redraw)
-    : OS(OS), Total(Total), Redraw(Redraw),
+Progress::Progress(Writer Write, std::size_t Total, bool Redraw)
+    : Write(std::move(Write)), Total(Total), Redraw(Redraw),
       Start(std::chrono::steady_clock::now()) {
   if (!Redraw)
     return;
@@ -59,8 +60,7 @@ std::string Progress::formatStatus() const {
 }
 
 void Progress::draw() {
-  OS << "\r" << formatStatus() << "\x1b[K";
-  OS.flush();
+  Write("\r" + formatStatus() + "\x1b[K");
 }
 
 void Progress::jobFinished(const std::string &Line, bool Failed) {
@@ -71,25 +71,23 @@ void Progress::jobFinished(const std::string &Line, bool Failed) {
     int Digits = static_cast<int>(std::to_string(Total).size());
     char Count[64];
     std::snprintf(Count, sizeof(Count), "[%*zu/%zu] ", Digits, Done, Total);
-    OS << Count << Line << "\n";
-    OS.flush();
+    Write(Count + Line + "\n");
     return;
   }
   if (Finished)
     return;
   if (Failed)
-    OS << "\r\x1b[K" << Line << "\n";
+    Write("\r\x1b[K" + Line + "\n");
   draw();
 }
 
 void Progress::message(const std::string &Line) {
   std::lock_guard<std::mutex> Guard(Lock);
   if (!Redraw || Finished) {
-    OS << Line << "\n";
-    OS.flush();
+    Write(Line + "\n");
     return;
   }
-  OS << "\r\x1b[K" << Line << "\n";
+  Write("\r\x1b[K" + Line + "\n");
   draw();
 }
 
@@ -99,10 +97,8 @@ void Progress::finish() {
     if (Finished)
       return;
     Finished = true;
-    if (Redraw) {
-      OS << "\r\x1b[K";
-      OS.flush();
-    }
+    if (Redraw)
+      Write("\r\x1b[K");
   }
   Wake.notify_all();
   if (Ticker.joinable())
