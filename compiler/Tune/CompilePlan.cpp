@@ -30,7 +30,9 @@ bool evaluateConstraints(const TuningSpace &Space, const Candidate &C,
 }
 
 /// Returns the candidate with the defaults of `Space`'s kernel, except
-/// `Point[I]` for parameter I of the space.
+/// `Point[I]` for parameter I of the space. Without `Point`: the package's
+/// default variant, the kernel's defaults except for the parameters the
+/// space gives a single value (a setting, not a choice).
 Candidate makeCandidate(const TuningSpace &Space,
                         const std::vector<std::size_t> *Point) {
   Candidate C;
@@ -39,8 +41,10 @@ Candidate makeCandidate(const TuningSpace &Space,
     C.Values.push_back(Param.Default);
   for (std::size_t I = 0; I != Space.Parameters.size(); ++I) {
     const SpaceParameter &Parameter = Space.Parameters[I];
-    Constant Value =
-        Point ? Parameter.Values[(*Point)[I]] : Params[Parameter.Index].Default;
+    Constant Value = Point ? Parameter.Values[(*Point)[I]]
+                     : Parameter.Values.size() == 1
+                         ? Parameter.Values[0]
+                         : Params[Parameter.Index].Default;
     C.Values[Parameter.Index] = Value;
     C.Defines.push_back({Params[Parameter.Index].Name, Value.toString()});
   }
@@ -119,12 +123,36 @@ std::optional<CompilePlan> tilec::planCompile(const TuningSpace &Space,
   for (std::size_t I = 0; I != Plan.Candidates.size(); ++I)
     if (I != Plan.Default)
       Order.push_back(I);
+  // The signature of the first candidate the front end accepts (the
+  // defaults, unless it rejects them).
+  std::string FirstSignature;
+  std::size_t First = 0;
   for (std::size_t Index : Order) {
     Candidate &C = Plan.Candidates[Index];
     CandidateCheck Check = Space.Kernel->check(C.Defines, Space.Archs);
     if (!Check.Error.empty()) {
       Plan.FrontEndFailures.push_back({Index, Check.Error});
       continue;
+    }
+    if (FirstSignature.empty()) {
+      FirstSignature = Check.Signature;
+      First = Index;
+    } else if (Check.Signature != FirstSignature) {
+      // A package is one kernel to its callers: every variant takes the
+      // same arguments (docs/tuning.md, Kernel packages).
+      Diagnostic D;
+      D.Message = "the tuning space '" + Space.File->getName() +
+                  "' changes the kernel's launch signature: the candidate " +
+                  describeCandidate(C) + " takes (" + Check.Signature +
+                  ") but the candidate " +
+                  describeCandidate(Plan.Candidates[First]) + " takes (" +
+                  FirstSignature +
+                  "); the variants of a package share one signature, so "
+                  "give the parameters that change it (an element type, a "
+                  "constant extent) one value and tune each signature in a "
+                  "space of its own";
+      Sink(renderDiagnostic(nullptr, "tilec-tune", D));
+      return std::nullopt;
     }
     C.Stem = Check.Stem;
     for (std::size_t A = 0; A != Space.Archs.size(); ++A) {

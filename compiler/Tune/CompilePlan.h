@@ -5,10 +5,13 @@
 // candidates that break a constraint, runs the front end on the others and
 // drops, per architecture, those whose shared-memory tiles do not fit in a
 // block: what is left is one compile job per candidate and architecture.
-// The kernel's defaults are always a candidate, whether the space holds them
+// The kernel's defaults (but for the parameters the space gives a single
+// value, which are set) are always a candidate, whether the space holds them
 // or not and whatever the constraints say, so that a package always has its
-// default variant. Everything here is cheap (no MLIR, no ptxas): it runs
-// before anything is compiled, and it counts what it dropped and why.
+// default variant. Every candidate must have the launch signature of the
+// first (a package is one kernel to its callers). Everything here is cheap (no
+// MLIR, no ptxas): it runs before anything is compiled, and it counts what it
+// dropped and why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,7 +69,7 @@ struct CompilePlan {
   /// The candidates that satisfy every constraint, then the kernel's
   /// defaults if they are not among them.
   std::vector<Candidate> Candidates;
-  /// The index of the kernel's defaults in `Candidates`.
+  /// The index of the package's default variant in `Candidates`.
   std::size_t Default = 0;
   /// True if the defaults are not a point of the space that satisfies the
   /// constraints (they were added).
@@ -89,8 +92,8 @@ std::string describeCandidate(const Candidate &C);
 
 /// Plans the compile phase of `Space`. An expression that cannot be
 /// evaluated for a candidate (a division by zero, an overflow) or a space
-/// of more than MaxSpaceCandidates candidates is reported to `Sink`
-/// (located in the YAML file) and gives nullopt.
+/// of more than MaxSpaceCandidates candidates, or candidates of different
+/// launch signatures, are reported to `Sink` and give nullopt.
 std::optional<CompilePlan> planCompile(const TuningSpace &Space,
                                        const DiagnosticSink &Sink);
 

@@ -15,6 +15,19 @@ std::string firstLine(const std::string &Rendered) {
   return Rendered.substr(0, Rendered.find('\n'));
 }
 
+/// Returns the launch signature of `Info` (CandidateCheck::Signature).
+std::string describeSignature(const KernelInfo &Info) {
+  std::string Text;
+  for (const Symbol *Tensor : Info.Tensors)
+    Text += (Text.empty() ? "" : ", ") + Tensor->Name + ": " +
+            getSpelling(Tensor->Buffer.Elem) + Tensor->Buffer.describeShape();
+  std::string Scalars;
+  for (const Symbol *Scalar : Info.Scalars)
+    Scalars += (Scalars.empty() ? "" : ", ") + Scalar->Name + ": " +
+               Scalar->Ty.describe();
+  return Scalars.empty() ? Text : Text + "; " + Scalars;
+}
+
 } // namespace
 
 std::unique_ptr<KernelSpec> KernelSpec::load(std::unique_ptr<SourceFile> Source,
@@ -76,6 +89,7 @@ CandidateCheck KernelSpec::check(const std::vector<Define> &Defines,
     if (!Info.Selected)
       continue;
     Result.Stem = getVariantStem(Name, getChangedParams(Info));
+    Result.Signature = describeSignature(Info);
     for (Arch Target : Archs) {
       std::string Problem;
       DiagnosticEngine SmemDiags(Source.get(), [&](const std::string &Text) {

@@ -6,7 +6,8 @@
 // candidate, what the front end says of the kernel compiled with the
 // candidate's values: the file-name stem tilec gives that variant, the
 // errors of semantic analysis, and whether its shared-memory tiles fit in a
-// block of each target (Sema.h, checkSharedMemoryLimit).
+// block of each target (Sema.h, checkSharedMemoryLimit), and its launch
+// signature (which every variant of a package shares).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,10 @@ struct CandidateCheck {
   /// For each architecture checked: why the kernel's shared-memory tiles do
   /// not fit in one block of it, or empty if they do.
   std::vector<std::string> SharedMemory;
+  /// The kernel's launch signature with these values, as written in
+  /// messages: `A: f16[M, K], B: f16[K, N]; alpha: f32` (the tensors, then
+  /// the scalars). Empty when `Error` is set.
+  std::string Signature;
 };
 
 /// A kernel of a `.tile` file.

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -63,8 +64,8 @@ struct Partial {
 /// Compares `count` floating-point elements.
 Partial compareFloats(tilertDType dtype, const char *reference,
                       const char *output, size_t count) {
-  size_t Chunks = (count + tilert::support::ChunkSize - 1) /
-                  tilert::support::ChunkSize;
+  size_t Chunks =
+      (count + tilert::support::ChunkSize - 1) / tilert::support::ChunkSize;
   std::vector<Partial> Sums(Chunks);
   tilert::support::parallelChunks(
       count, [&](size_t Begin, size_t End, size_t Chunk) {
@@ -141,14 +142,13 @@ std::vector<TensorAccess> readTensorAccess(const std::string &metadataPath,
     else if (Text == "readwrite")
       Access.push_back(TensorAccess::ReadWrite);
     else
-      throw BenchError(metadataPath + ": tensor '" +
-                       Param.value("name", "?") + "': unknown access '" +
-                       Text + "' (read, write or readwrite)");
+      throw BenchError(metadataPath + ": tensor '" + Param.value("name", "?") +
+                       "': unknown access '" + Text +
+                       "' (read, write or readwrite)");
   }
   if (Access.size() != count)
-    throw BenchError(metadataPath + ": lists " +
-                     std::to_string(Access.size()) + " tensors, expected " +
-                     std::to_string(count));
+    throw BenchError(metadataPath + ": lists " + std::to_string(Access.size()) +
+                     " tensors, expected " + std::to_string(count));
   return Access;
 }
 
@@ -174,9 +174,9 @@ void ValidationTensors::reset() const {
     if (Tensors.bytes(T) == 0)
       continue;
     if (Access[T] == TensorAccess::Write)
-      check(checkCu(
-          Api, Api.cuMemsetD8(Tensors.address(T), 0xff, Tensors.bytes(T)),
-          "cuMemsetD8"));
+      check(checkCu(Api,
+                    Api.cuMemsetD8(Tensors.address(T), 0xff, Tensors.bytes(T)),
+                    "cuMemsetD8"));
     else if (Access[T] == TensorAccess::ReadWrite)
       check(checkCu(Api,
                     Api.cuMemcpyDtoD(Tensors.address(T), Initial[T].get(),
@@ -201,6 +201,33 @@ TensorContents ValidationTensors::read() const {
   return Contents;
 }
 
+std::string
+ValidationTensors::findUnwritten(const std::vector<tilert::TensorParam> &params,
+                                 const TensorContents &contents) const {
+  for (size_t T = 0; T < params.size(); ++T) {
+    if (Access[T] != TensorAccess::Write || !isFloatingPoint(params[T].dtype))
+      continue;
+    size_t Size = tilert::dtypeSize(params[T].dtype);
+    size_t Count = contents[T].size() / Size;
+    Partial Left;
+    for (size_t I = 0; I < Count; ++I) {
+      const char *Element = contents[T].data() + I * Size;
+      if (std::all_of(Element, Element + Size,
+                      [](char Byte) { return Byte == char(0xff); })) {
+        if (!Left.Mismatches)
+          Left.FirstMismatch = I;
+        ++Left.Mismatches;
+      }
+    }
+    if (Left.Mismatches)
+      return "tensor '" + params[T].name + "': " +
+             mismatchText(Left, Count,
+                          "were not written (they still hold the fill "
+                          "written before the run)");
+  }
+  return "";
+}
+
 std::string compareOutputs(const std::vector<tilert::TensorParam> &params,
                            const TensorContents &reference,
                            const TensorContents &output, double tolerance) {
@@ -211,8 +238,8 @@ std::string compareOutputs(const std::vector<tilert::TensorParam> &params,
     size_t Count = Size ? reference[T].size() / Size : 0;
     std::string Name = "tensor '" + params[T].name + "': ";
     if (!isFloatingPoint(params[T].dtype)) {
-      Partial Result = compareExactly(Size, reference[T].data(),
-                                      output[T].data(), Count);
+      Partial Result =
+          compareExactly(Size, reference[T].data(), output[T].data(), Count);
       if (Result.Mismatches)
         return Name + mismatchText(Result, Count, "differ from the reference");
       continue;

@@ -52,6 +52,14 @@ public:
   /// Copies every written tensor to the host (after a run has finished).
   TensorContents read() const;
 
+  /// Checks that a run (of the reference) wrote every element of each
+  /// floating-point tensor it only writes: returns "" if so, else a message
+  /// naming the first tensor of `contents` (read()) that still holds the
+  /// all-bits-set fill of reset(), which no arithmetic produces (NVIDIA
+  /// GPUs write the canonical NaN, sign bit clear).
+  std::string findUnwritten(const std::vector<tilert::TensorParam> &params,
+                            const TensorContents &contents) const;
+
 private:
   const tilert::detail::DriverApi &Api;
   const DeviceTensors &Tensors;

@@ -95,10 +95,9 @@ DimValues parseShape(const std::string &text) {
     std::string Item = text.substr(Begin, End - Begin);
     size_t Equals = Item.find('=');
     char *Rest = nullptr;
-    long long Value =
-        Equals == std::string::npos
-            ? 0
-            : std::strtoll(Item.c_str() + Equals + 1, &Rest, 10);
+    long long Value = Equals == std::string::npos
+                          ? 0
+                          : std::strtoll(Item.c_str() + Equals + 1, &Rest, 10);
     if (Equals == std::string::npos || Equals == 0 || !Rest || *Rest ||
         Value < 1)
       throw BenchError("--shape '" + text +
@@ -138,8 +137,8 @@ std::string describeMeasurement(const TuneOptions &options,
                                 const DeviceGroup &group,
                                 const DimValues &dims) {
   std::string Text = std::string("tile-bench ") + tilertGetVersion() + "\n";
-  Text += "variant " + candidate.Variant->Name + " " +
-          candidate.Variant->Arch + " " + candidate.MetadataSha256 + "\n";
+  Text += "variant " + candidate.Variant->Name + " " + candidate.Variant->Arch +
+          " " + candidate.MetadataSha256 + "\n";
   Text += "reference " + reference.MetadataSha256 + "\n";
   Text += "device " + group.Name + " " + group.Arch + "\n";
   Text += "dims " + describeDims(dims) + "\n";
@@ -219,11 +218,11 @@ double DeviceWorker::launchOnce(const tilert::Kernel &kernel,
       Api.cuEventDestroy(B);
     }
   } Owner{Api, Start, Stop};
-  check(checkCu(Api, Api.cuEventRecord(Start, Launches->get()),
-                "cuEventRecord"));
+  check(
+      checkCu(Api, Api.cuEventRecord(Start, Launches->get()), "cuEventRecord"));
   kernel.launch(State->Arguments, State->Work.Scalars, Launches->get());
-  check(checkCu(Api, Api.cuEventRecord(Stop, Launches->get()),
-                "cuEventRecord"));
+  check(
+      checkCu(Api, Api.cuEventRecord(Stop, Launches->get()), "cuEventRecord"));
   auto Begin = std::chrono::steady_clock::now();
   for (;;) {
     CUresult Result = Api.cuEventQuery(Stop);
@@ -232,9 +231,9 @@ double DeviceWorker::launchOnce(const tilert::Kernel &kernel,
     if (Result != CUDA_ERROR_NOT_READY)
       throw FatalError(what + " failed on " + where() + ": " +
                        checkCu(Api, Result, "the kernel").message());
-    double Waited = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - Begin)
-                        .count();
+    double Waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+            .count();
     if (Waited > Options.TimeLimit)
       throw FatalError(
           what + " has run for more than the time limit (" +
@@ -276,12 +275,19 @@ void DeviceWorker::enterShape(size_t shape) {
     State->Validation->reset();
     launchOnce(*Default.Kernel, "the reference " + Default.Variant->Name);
     State->Reference = State->Validation->read();
-  } catch (const tilert::Error &Error) {
+    std::string Unwritten =
+        State->Validation->findUnwritten(Params, State->Reference);
+    if (!Unwritten.empty())
+      throw BenchError(Unwritten + ", so the other variants cannot be "
+                                   "validated against it");
+  } catch (const FatalError &) {
+    throw;
+  } catch (const std::exception &Error) {
     std::lock_guard<std::mutex> Guard(Group.Lock);
     Group.References[shape].reset();
     Group.ReferenceErrors[shape] = "the reference (the default variant " +
-                                   Default.Variant->Name + ") failed: " +
-                                   Error.what();
+                                   Default.Variant->Name +
+                                   ") failed: " + Error.what();
     State.reset();
   }
 }
@@ -293,8 +299,8 @@ Measurement DeviceWorker::validateAndTime(const Candidate &candidate) {
   try {
     Kernel.prepare(Ordinal);
   } catch (const tilert::Error &Error) {
-    Result.Reason = std::string("cannot run on ") + Group.Name + ": " +
-                    Error.what();
+    Result.Reason =
+        std::string("cannot run on ") + Group.Name + ": " + Error.what();
     return Result;
   }
   double FirstMs = 0;
@@ -305,9 +311,9 @@ Measurement DeviceWorker::validateAndTime(const Candidate &candidate) {
     Result.Reason = std::string("cannot be launched: ") + Error.what();
     return Result;
   }
-  std::string Problem = compareOutputs(Kernel.tensors(), State->Reference,
-                                       State->Validation->read(),
-                                       Options.Tolerance);
+  std::string Problem =
+      compareOutputs(Kernel.tensors(), State->Reference,
+                     State->Validation->read(), Options.Tolerance);
   if (!Problem.empty()) {
     Result.Reason = "wrong result: " + Problem;
     return Result;
@@ -323,8 +329,8 @@ Measurement DeviceWorker::validateAndTime(const Candidate &candidate) {
     Result.Reason = Text;
     return Result;
   }
-  Timings Times = timeLaunches(
-      Api, Launches->get(), Options.Warmup, Options.Reps, [&] {
+  Timings Times =
+      timeLaunches(Api, Launches->get(), Options.Warmup, Options.Reps, [&] {
         Kernel.launch(State->Arguments, State->Work.Scalars, Launches->get());
       });
   Result.Measured = true;
@@ -544,8 +550,9 @@ int tune(const TuneOptions &options) {
     if (!Reference)
       throw BenchError("no default variant of " + Index.IndexPath +
                        " can run on " + Group->Name + ": " + Why);
-    Group->Results.assign(Shapes.size(), std::vector<std::optional<Measurement>>(
-                                             Candidates.size()));
+    Group->Results.assign(
+        Shapes.size(),
+        std::vector<std::optional<Measurement>>(Candidates.size()));
     Group->References.assign(Shapes.size(), Reference);
     Group->ReferenceErrors.assign(Shapes.size(), "");
   }
@@ -623,9 +630,8 @@ int tune(const TuneOptions &options) {
     }
     Tuned.push_back(std::move(Device));
   }
-  std::string Output = options.Output.empty()
-                           ? Index.Directory + "/tuning.json"
-                           : options.Output;
+  std::string Output = options.Output.empty() ? Index.Directory + "/tuning.json"
+                                              : options.Output;
   std::string Warning = writeTuningDatabase(Output, Index, Tuned);
   if (!Warning.empty())
     std::fprintf(stderr, "%s\n", Warning.c_str());
@@ -633,7 +639,7 @@ int tune(const TuneOptions &options) {
   for (const TunedDevice &Device : Tuned) {
     std::printf("%s (%s):\n", Device.Device.c_str(), Device.Arch.c_str());
     for (const TunedShape &Shape : Device.Shapes) {
-      std::printf("  %s: %zu measured, %zu excluded", 
+      std::printf("  %s: %zu measured, %zu excluded",
                   describeDims(Shape.Dims).c_str(), Shape.Measured,
                   Shape.Excluded.size());
       if (Shape.Best) {
@@ -641,9 +647,9 @@ int tune(const TuneOptions &options) {
                     Shape.Best->Arch.c_str(),
                     formatMs(Shape.Best->MedianMs).c_str());
         if (!options.Flops.empty()) {
-          Workload Work = resolveWorkload(*Candidates[Defaults[0]].Kernel,
-                                          dimArguments(Shape.Dims),
-                                          options.Scalars);
+          Workload Work =
+              resolveWorkload(*Candidates[Defaults[0]].Kernel,
+                              dimArguments(Shape.Dims), options.Scalars);
           double Flops = double(evaluateFlops(options.Flops, Work));
           std::printf(" = %.1f TFLOP/s",
                       Flops / (Shape.Best->MedianMs * 1e-3) * 1e-12);
@@ -659,11 +665,11 @@ int tune(const TuneOptions &options) {
       std::printf("\n");
     }
   }
-  double Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
-  std::printf("tile-bench: wrote %s (%zu measurements in %s)\n",
-              Output.c_str(), Total, formatDuration(Seconds).c_str());
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  std::printf("tile-bench: wrote %s (%zu measurements in %s)\n", Output.c_str(),
+              Total, formatDuration(Seconds).c_str());
   return ReferenceFailed ? 1 : 0;
 }
 

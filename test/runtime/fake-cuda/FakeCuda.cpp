@@ -13,6 +13,7 @@
 #include "Driver.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -312,6 +313,63 @@ CUresult CUDAAPI fakeMemcpyDtoH(void *to, CUdeviceptr from, size_t n) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI fakeMemcpyDtoD(CUdeviceptr to, CUdeviceptr from, size_t n) {
+  count(Id_cuMemcpyDtoD);
+  std::memcpy(reinterpret_cast<void *>(to), reinterpret_cast<void *>(from), n);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI fakeMemsetD8(CUdeviceptr to, unsigned char value, size_t n) {
+  count(Id_cuMemsetD8);
+  std::memset(reinterpret_cast<void *>(to), value, n);
+  return CUDA_SUCCESS;
+}
+
+/// A fake event: the host time at which it was last recorded (the fake
+/// runs nothing, so a recorded event is complete at once).
+struct FakeEvent {
+  std::chrono::steady_clock::time_point Recorded;
+  bool WasRecorded = false;
+};
+
+CUresult CUDAAPI fakeEventCreate(CUevent *event, unsigned int) {
+  count(Id_cuEventCreate);
+  *event = reinterpret_cast<CUevent>(new FakeEvent);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI fakeEventDestroy(CUevent event) {
+  count(Id_cuEventDestroy);
+  delete reinterpret_cast<FakeEvent *>(event);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI fakeEventRecord(CUevent event, CUstream) {
+  count(Id_cuEventRecord);
+  auto *Event = reinterpret_cast<FakeEvent *>(event);
+  Event->Recorded = std::chrono::steady_clock::now();
+  Event->WasRecorded = true;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI fakeEventQuery(CUevent event) {
+  count(Id_cuEventQuery);
+  return reinterpret_cast<FakeEvent *>(event)->WasRecorded
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult CUDAAPI fakeEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  count(Id_cuEventElapsedTime);
+  auto *A = reinterpret_cast<FakeEvent *>(start);
+  auto *B = reinterpret_cast<FakeEvent *>(end);
+  if (!A->WasRecorded || !B->WasRecorded)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *ms = std::chrono::duration<float, std::milli>(B->Recorded - A->Recorded)
+            .count();
+  return CUDA_SUCCESS;
+}
+
 /// The function libtilert gets for entry point `id`.
 void *entryPoint(int id) {
   switch (id) {
@@ -373,6 +431,20 @@ void *entryPoint(int id) {
     return reinterpret_cast<void *>(&fakeMemcpyHtoD);
   case Id_cuMemcpyDtoH:
     return reinterpret_cast<void *>(&fakeMemcpyDtoH);
+  case Id_cuMemcpyDtoD:
+    return reinterpret_cast<void *>(&fakeMemcpyDtoD);
+  case Id_cuMemsetD8:
+    return reinterpret_cast<void *>(&fakeMemsetD8);
+  case Id_cuEventCreate:
+    return reinterpret_cast<void *>(&fakeEventCreate);
+  case Id_cuEventDestroy:
+    return reinterpret_cast<void *>(&fakeEventDestroy);
+  case Id_cuEventRecord:
+    return reinterpret_cast<void *>(&fakeEventRecord);
+  case Id_cuEventQuery:
+    return reinterpret_cast<void *>(&fakeEventQuery);
+  case Id_cuEventElapsedTime:
+    return reinterpret_cast<void *>(&fakeEventElapsedTime);
   default:
     break;
   }

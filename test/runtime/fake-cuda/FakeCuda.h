@@ -5,8 +5,9 @@
 |* directory first in LD_LIBRARY_PATH and libtilert loads it. It has one      *|
 |* device (compute capability from FAKE_CUDA_CC, default "9.0"), "device      *|
 |* memory" in host memory, accepts any binary, and runs no kernel: a launch   *|
-|* is recorded. These functions, looked up with dlsym or ctypes, read what    *|
-|* it recorded.                                                               *|
+|* is recorded, and an event is complete once recorded (its times are host   *|
+|* times). These functions, looked up with dlsym or ctypes, read what it      *|
+|* recorded.                                                                  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

@@ -1,15 +1,21 @@
 """Command-line checks of tile-bench that need no GPU: every problem with the
-dims, scalars or FLOP model is reported before any device is touched; and a
+dims, scalars or FLOP model is reported before any device is touched; a
 --launch-overhead run on the fake driver (FAKE_CUDA_DIR, test/runtime/
-fake-cuda)."""
+fake-cuda); and `tile-bench tune` on the fake driver, whose kernels do
+nothing: a package of read-write tensors validates (nothing changes), one
+whose output is only written has a reference that writes nothing, which the
+tuner refuses."""
 
+import hashlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
+from test_package import write_package
 from test_tilert import SCALE_ADD, write_kernel
 
 TILE_BENCH = os.environ.get("TILE_BENCH", "tile-bench")
@@ -92,6 +98,155 @@ class TileBenchTest(unittest.TestCase):
         self.assertGreater(report["driver_median_us"], 0)
         self.assertGreater(report["driver_single_launch_median_us"], 0)
         self.assertEqual(report["dims"], {"N": 4097})
+
+
+class TuneTest(unittest.TestCase):
+    """`tile-bench tune` on a scale_add package of three variants."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="tile-bench-tune-")
+        self.package = os.path.join(self.dir, "pkg")
+        os.makedirs(self.package)
+        write_package(self.package)
+        self.env = dict(os.environ,
+                        TILEC_CACHE_DIR=os.path.join(self.dir, "cache"))
+        self.env.pop("TILEC_AUTOTUNE_DISABLE_CACHE", None)
+        fake = os.environ.get("FAKE_CUDA_DIR")
+        if fake:
+            self.env["LD_LIBRARY_PATH"] = fake
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def tune(self, *args, package=None):
+        return subprocess.run(
+            [TILE_BENCH, "tune", package or self.package, "--scalar",
+             "alpha=0.5", "--warmup", "1", "--reps", "3", *args],
+            capture_output=True, text=True, timeout=120, env=self.env)
+
+    def need_fake_driver(self):
+        if not os.environ.get("FAKE_CUDA_DIR"):
+            self.skipTest("FAKE_CUDA_DIR (the fake libcuda.so.1) is not set")
+
+    def expect_error(self, message, *args, package=None):
+        result = self.tune(*args, package=package)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("tile-bench: error: " + message, result.stderr)
+        return result
+
+    def read_database(self):
+        with open(os.path.join(self.package, "tuning.json")) as f:
+            return json.load(f)
+
+    def test_errors_before_any_device(self):
+        self.expect_error("--shape 'N': expected NAME=VALUE[,NAME=VALUE...] "
+                          "with values >= 1", "--shape", "N")
+        self.expect_error("--shape 'N=0': expected", "--shape", "N=0")
+        self.expect_error("--dim M=5: scale_add has no dim 'M'", "--shape",
+                          "M=5")
+        self.expect_error(os.path.join(self.package, "index.json") +
+                          " lists no shapes to tune for; give --shape")
+        missing = os.path.join(self.dir, "missing")
+        self.expect_error(missing, "--shape", "N=8", package=missing)
+        result = subprocess.run(
+            [TILE_BENCH, "tune", self.package, "--shape", "N=8"],
+            capture_output=True, text=True, timeout=60, env=self.env)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("missing --scalar alpha=VALUE", result.stderr)
+
+    def test_a_default_that_cannot_load_is_fatal(self):
+        with open(os.path.join(self.package, "scale_add.sm_90a.cubin"),
+                  "wb") as f:
+            f.write(b"other bytes")
+        result = self.expect_error(
+            "the default variant 'scale_add' of", "--shape", "N=8")
+        self.assertIn("it is the reference, so nothing can be validated",
+                      result.stderr)
+
+    def test_tunes_validates_and_caches(self):
+        self.need_fake_driver()
+        # A variant whose binary does not match its metadata is excluded,
+        # not fatal.
+        with open(os.path.join(self.package, "scale_add-block_64.sm_90a"
+                               ".cubin"), "wb") as f:
+            f.write(b"other bytes")
+        result = self.tune("--shape", "N=4096", "--shape", "N=100000")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("tile-bench: wrote " + os.path.join(self.package,
+                                                          "tuning.json"),
+                      result.stdout)
+        database = self.read_database()
+        self.assertEqual(database["schema"], "tilec.tuning/1")
+        self.assertEqual(database["kernel"], "scale_add")
+        with open(os.path.join(self.package, "index.json"), "rb") as f:
+            self.assertEqual(database["package"]["index_sha256"],
+                             hashlib.sha256(f.read()).hexdigest())
+        [device] = database["devices"]
+        self.assertEqual(device["device"], "Fake CUDA device")
+        self.assertEqual(device["arch"], "sm_90")
+        self.assertEqual(device["ordinals"], [0])
+        self.assertEqual(device["reps"], 3)
+        self.assertEqual([s["dims"] for s in device["shapes"]],
+                         [{"N": 4096}, {"N": 100000}])
+        for shape in device["shapes"]:
+            self.assertEqual(shape["candidates"], 3)
+            self.assertEqual(shape["measured"], 2)
+            self.assertIn(shape["best"]["variant"],
+                          ("scale_add", "scale_add-block_1024"))
+            self.assertEqual(shape["default"]["variant"], "scale_add")
+            [excluded] = shape["excluded"]
+            self.assertEqual(excluded["variant"], "scale_add-block_64")
+            self.assertIn("cannot be loaded", excluded["reason"])
+        # The runtime reads what the tuner wrote and selects its best.
+        best = device["shapes"][1]["best"]["variant"]
+        selected = subprocess.run(
+            [sys.executable, "-c",
+             "import sys, tilert\n"
+             "with tilert.Package(sys.argv[1]) as p:\n"
+             "    print(p.select({\"N\": 100000}).variant)", self.package],
+            capture_output=True, text=True, timeout=60, env=self.env)
+        self.assertEqual(selected.returncode, 0, selected.stderr)
+        self.assertEqual(selected.stdout.strip(), best)
+
+        # Again: every measurement comes from the cache (a variant that
+        # cannot be loaded is not a measurement).
+        again = self.tune("--shape", "N=4096", "--shape", "N=100000")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(again.stderr.count("(cached)"), 4, again.stderr)
+        # A corrupt cache entry is a warning, and measured again.
+        entries = [os.path.join(d, f) for d, _, files in
+                   os.walk(os.path.join(self.dir, "cache")) for f in files]
+        self.assertEqual(len(entries), 4, entries)
+        with open(entries[0], "w") as f:
+            f.write("{not json")
+        third = self.tune("--shape", "N=4096", "--shape", "N=100000")
+        self.assertEqual(third.returncode, 0, third.stderr)
+        self.assertIn("warning", third.stderr)
+        self.assertEqual(third.stderr.count("(cached)"), 3, third.stderr)
+        # --no-cache measures everything again.
+        fresh = self.tune("--shape", "N=4096", "--no-cache")
+        self.assertEqual(fresh.returncode, 0, fresh.stderr)
+        self.assertNotIn("(cached)", fresh.stderr)
+
+    def test_a_reference_that_writes_nothing_is_refused(self):
+        self.need_fake_driver()
+        # C only written: the fake runs nothing, so C keeps its fill.
+        for name in os.listdir(self.package):
+            if name.endswith(".sm_90a.json"):
+                path = os.path.join(self.package, name)
+                with open(path) as f:
+                    metadata = json.load(f)
+                for param in metadata["params"]:
+                    if param["kind"] == "tensor":
+                        param["access"] = ("write" if param["name"] == "C"
+                                           else "read")
+                with open(path, "w") as f:
+                    json.dump(metadata, f)
+        result = self.expect_error(
+            "the reference (the default variant scale_add) failed: tensor "
+            "'C': 4096 of 4096 elements were not written", "--shape",
+            "N=4096")
+        self.assertIn("cannot be validated against it", result.stderr)
 
 
 if __name__ == "__main__":
