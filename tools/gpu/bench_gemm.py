@@ -3,6 +3,8 @@
 (torch.matmul), in one process and on one stream.
 
     bench_gemm.py --kernels DIR --json OUT.json [--table OUT.txt] [--quick]
+    bench_gemm.py --package PKG --json OUT.json ...
+
 
 DIR holds GEMM kernels compiled by tools/gpu/compile_gemm.sh (one folder
 per configuration with <stem>.<arch>.json + binaries, the stem naming the -D
@@ -19,6 +21,12 @@ kernel:
   between CUDA events, median ms, TFLOP/s = 2*M*N*K / time, and the ratio to
   torch.matmul on the same (transposed) operands, measured in the same
   process.
+
+--package PKG (repeatable, with or without --kernels) times a kernel package
+(tilec-tune compile, tuned by tile-bench tune) as one kernel,
+tilert.Package, which dispatches each call to the variant its tuning
+database selects for the device and the shape (the nearest tuned shape for
+the odd correctness shapes); each timed row names the variant selected.
 """
 
 import argparse
@@ -68,9 +76,35 @@ def check(kernel, meta, dtype, m, n, k):
     return err / norm if norm > 0 else err
 
 
+def load_kernels(paths, packages):
+    """(config, metadata, callable, package or None) for every kernel JSON
+    of ``paths`` and every package directory of ``packages`` (its default
+    variant's metadata gives the signature)."""
+    for path in paths:
+        config = os.path.basename(os.path.dirname(path))
+        try:
+            kernel = tilert.Kernel(path)
+        except tilert.Error as error:  # e.g. a binary this GPU cannot run
+            print(f"{config}: cannot load: {error}")
+            continue
+        yield config, json.load(open(path)), kernel, None
+    for directory in packages:
+        index = json.load(open(os.path.join(directory, "index.json")))
+        default = next(v for v in index["variants"]
+                       if v["name"] == index["default"])
+        meta = json.load(open(os.path.join(directory,
+                                           default["files"]["metadata"])))
+        package = tilert.Package(directory)
+        package.entries = {v["name"]: v for v in index["variants"]}
+        yield ("package:" + os.path.basename(os.path.normpath(directory)),
+               meta, package, package)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kernels", required=True)
+    parser.add_argument("--kernels")
+    parser.add_argument("--package", action="append", default=[],
+                        help="a kernel package directory (repeatable)")
     parser.add_argument("--json", required=True)
     parser.add_argument("--table")
     parser.add_argument("--quick", action="store_true",
@@ -81,6 +115,8 @@ def main():
     parser.add_argument("--no-check", action="store_true",
                         help="time only (for experiments)")
     args = parser.parse_args()
+    if not args.kernels and not args.package:
+        parser.error("give --kernels DIR or --package PKG")
 
     rng = random.Random(1)
     bench_shapes = BENCH_SHAPES
@@ -90,21 +126,15 @@ def main():
     results = {"device": torch.cuda.get_device_name(), "checks": [],
                "bench": []}
     failures = 0
-    paths = sorted(glob.glob(os.path.join(args.kernels, "*", "*.json")))
-    if not paths:
+    paths = (sorted(glob.glob(os.path.join(args.kernels, "*", "*.json")))
+             if args.kernels else [])
+    if args.kernels and not paths:
         print(f"no kernels in {args.kernels}", file=sys.stderr)
         return 1
     cublas = {}
-    for path in paths:
-        meta = json.load(open(path))
-        config = os.path.basename(os.path.dirname(path))
+    for config, meta, kernel, package in load_kernels(paths, args.package):
         dtype_name = meta["constants"]["dtype"]
         dtype = DTYPES[dtype_name]
-        try:
-            kernel = tilert.Kernel(path)
-        except tilert.Error as error:  # e.g. a binary this GPU cannot run
-            print(f"{config}: cannot load: {error}")
-            continue
         shapes = [(m, n, k) for m in CHECK_SIZES for n in CHECK_SIZES
                   for k in CHECK_SIZES if k % 8 == 0 or k == 1]
         rng.shuffle(shapes)
@@ -133,13 +163,20 @@ def main():
                 cublas[key], _ = time_ms(
                     lambda: torch.matmul(op_a, op_b, out=c))
             flops = 2.0 * m * n * k
+            if package:
+                variant = package.select({"M": m, "N": n, "K": k}).variant
+                print(f"{config} M={m} N={n} K={k}: selects {variant}")
             row = {"config": config, "dtype": dtype_name, "m": m, "n": n,
                    "k": k, "ms": ours, "tflops": flops / ours / 1e9,
                    "cublas_ms": cublas[key],
                    "cublas_tflops": flops / cublas[key] / 1e9,
+                   "variant": variant if package else None,
                    "ratio": cublas[key] / ours,
                    "registers": meta.get("resources", {}).get("registers"),
                    "dynamic_smem": meta["launch"]["dynamic_smem"]}
+            if package:  # the selected variant's (smem: static + dynamic)
+                row["registers"] = package.entries[variant]["registers"]
+                row["dynamic_smem"] = package.entries[variant]["smem"]
             results["bench"].append(row)
     lines = ["GEMM on " + results["device"] + " (median of 50 after 10 warmup; "
              "TFLOP/s = 2MNK/t; ratio = cuBLAS ms / tilec ms)",

@@ -5,7 +5,8 @@
 #   2. configure and build the runtime-only tree (libtilert, tile-bench, the
 #      tests) into build-gpu/;
 #   3. run the unit tests (CTest, label != gpu);
-#   4. run the GPU tests on those kernels, with a GPU required;
+#   4. run the GPU tests on those kernels, with a GPU required, and the
+#      kernel-package tests (tilert.Package dispatch, tile-bench tune);
 #   5. install the runtime into OUTDIR/package/prefix and build the project
 #      of test/package against it alone, with the kernels its build on the
 #      development machine compiled (cubins and a fatbin for sm_80 + sm_90a),
@@ -77,6 +78,17 @@ if ((gpu_rc == 0)); then
   results[gpu]="passed ($(tail -n 1 "$outdir/gpu_tests.log"))"
 else
   results[gpu]="FAILED ($(tail -n 1 "$outdir/gpu_tests.log"))"
+fi
+
+step "kernel packages on the GPU: dispatch, and tile-bench tune"
+if TILERT_LIBRARY="$build/runtime/libtilert.so" \
+    PYTHONPATH="$root/runtime/python${PYTHONPATH:+:$PYTHONPATH}" \
+    bash -c 'cd "$1/test/gpu" && python3 package_dispatch.py "$2" &&
+      python3 tune_package.py "$2" "$3"' _ "$root" "$kernels" \
+      "$build/tools/tile-bench/tile-bench" 2>&1 | tee "$outdir/packages.log"; then
+  results[packages]=passed
+else
+  results[packages]="FAILED (see $outdir/packages.log)"
 fi
 
 step "installed package: test/package with $package_kernels"
@@ -190,7 +202,7 @@ fi
 
 status=0
 step "summary (logs and JSON in $outdir)"
-for name in unit gpu package tile_bench bench launch print; do
+for name in unit gpu packages package tile_bench bench launch print; do
   printf '%-11s %s\n' "$name" "${results[$name]}"
   [[ ${results[$name]} == passed* ]] || status=1
 done
