@@ -30,6 +30,7 @@ public:
       return fail("variants", "the package has no variant");
     for (size_t I = 0; I < Variants->size(); ++I)
       TILERT_TRY(parseVariant((*Variants)[I], jsonElement("variants", I), out));
+    TILERT_TRY(parseShapes(root, out));
     TILERT_TRY(getString(root, "", "default", out.Default));
     for (const PackageVariantInfo &Variant : out.Variants)
       if (Variant.Name == out.Default)
@@ -39,6 +40,31 @@ public:
   }
 
 private:
+  /// The optional `shapes`: objects of dim values >= 1.
+  Status parseShapes(const json &root, PackageIndex &out) {
+    if (!root.contains("shapes"))
+      return Status::success();
+    const json *Shapes = nullptr;
+    TILERT_TRY(getArray(root, "", "shapes", Shapes));
+    for (size_t I = 0; I < Shapes->size(); ++I) {
+      const json &Shape = (*Shapes)[I];
+      std::string Field = jsonElement("shapes", I);
+      if (!Shape.is_object() || Shape.empty())
+        return fail(Field, "expected an object of dim values, found ",
+                    Shape.is_object() ? "an empty object"
+                                      : describeJsonType(Shape));
+      PackageShape Dims;
+      for (auto It = Shape.begin(); It != Shape.end(); ++It) {
+        int64_t Extent = 0;
+        TILERT_TRY(asInt(*It, jsonMember(Field, It.key().c_str()), 1, INT64_MAX,
+                         Extent));
+        Dims.emplace_back(It.key(), Extent);
+      }
+      out.Shapes.push_back(std::move(Dims));
+    }
+    return Status::success();
+  }
+
   Status getFile(const json &files, const std::string &parent, const char *key,
                  std::string &out) {
     std::string File;

@@ -15,8 +15,10 @@
 #include "Arch.h"
 #include "Status.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilert::detail {
@@ -41,7 +43,10 @@ struct PackageVariantInfo {
   std::string CubinPath;
 };
 
-/// What the runtime reads of index.json.
+/// One problem shape: a value per dim, in the dims' lexicographic order.
+using PackageShape = std::vector<std::pair<std::string, int64_t>>;
+
+/// What the runtime and the tuner read of index.json.
 struct PackageIndex {
   /// The kernel's name.
   std::string Kernel;
@@ -49,6 +54,9 @@ struct PackageIndex {
   std::string Default;
   /// Every variant, in index order.
   std::vector<PackageVariantInfo> Variants;
+  /// The shapes the package was compiled to be tuned for (`shapes`,
+  /// optional: empty when absent).
+  std::vector<PackageShape> Shapes;
 };
 
 /// Parses and validates `text`, the index.json at `path` (whose directory

@@ -9,6 +9,7 @@
 #ifndef TILERT_SUPPORT_HOSTRANDOM_H
 #define TILERT_SUPPORT_HOSTRANDOM_H
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -34,6 +35,15 @@ public:
   float uniform(float low, float high) {
     float Unit = static_cast<float>(next() >> 40) * (1.0f / 16777216.0f);
     return low + (high - low) * Unit;
+  }
+
+  /// A sample of the standard normal distribution (Box-Muller), as
+  /// torch.randn draws: what benchmarks time kernels on.
+  double normal() {
+    constexpr double Unit = 1.0 / 9007199254740992.0;           // 2^-53
+    double U1 = static_cast<double>((next() >> 11) + 1) * Unit; // (0, 1]
+    double U2 = static_cast<double>(next() >> 11) * Unit;
+    return std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
   }
 
 private:

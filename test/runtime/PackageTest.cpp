@@ -8,6 +8,7 @@
 
 #include "tilert/tilert.hpp"
 
+#include "PackageIndex.h"
 #include "Sha256.h"
 #include "TestSupport.h"
 
@@ -205,6 +206,27 @@ TEST_CASE("index.json errors name the file and the field", "[package]") {
       {"an unknown default",
        [](json &I) { I["default"] = "fast"; },
        {"field 'default': 'fast' is not the name of any variant"}},
+      {"shapes not an array",
+       [](json &I) { I["shapes"] = json::object(); },
+       {"field 'shapes'", "array"}},
+      {"a shape that is not an object",
+       [](json &I) { I["shapes"] = {4096}; },
+       {"field 'shapes[0]': expected an object of dim values, found an "
+        "integer"}},
+      {"an empty shape",
+       [](json &I) { I["shapes"] = {json::object()}; },
+       {"field 'shapes[0]': expected an object of dim values, found an "
+        "empty object"}},
+      {"a dim value below 1",
+       [](json &I) {
+         I["shapes"] = {{{"M", 16}, {"N", 0}}};
+       },
+       {"field 'shapes[0].N'"}},
+      {"a dim value that is not an integer",
+       [](json &I) {
+         I["shapes"] = {{{"M", 1.5}}};
+       },
+       {"field 'shapes[0].M'"}},
   };
   for (const Case &Each : Cases) {
     DYNAMIC_SECTION(Each.Name) {
@@ -214,6 +236,26 @@ TEST_CASE("index.json errors name the file and the field", "[package]") {
       Test.expectError(TILERT_ERROR_METADATA, Texts);
     }
   }
+}
+
+TEST_CASE("index.json's shapes are optional, and read when present",
+          "[package]") {
+  TestPackage Test;
+  tilert::detail::PackageIndex Index;
+  Test.Index["shapes"] = {{{"M", 16}, {"N", 8192}, {"K", 8192}},
+                          {{"M", 4096}, {"N", 4096}, {"K", 512}}};
+  REQUIRE(
+      tilert::detail::parsePackageIndex(Test.Index.dump(), "index.json", Index)
+          .ok());
+  REQUIRE(Index.Shapes.size() == 2);
+  CHECK(Index.Shapes[1] ==
+        tilert::detail::PackageShape{{"K", 512}, {"M", 4096}, {"N", 4096}});
+  Test.Index.erase("shapes");
+  tilert::detail::PackageIndex Unshaped;
+  REQUIRE(tilert::detail::parsePackageIndex(Test.Index.dump(), "index.json",
+                                            Unshaped)
+              .ok());
+  CHECK(Unshaped.Shapes.empty());
 }
 
 TEST_CASE("a variant's metadata must be the variant the index names",

@@ -30,16 +30,16 @@ PrimaryContext::PrimaryContext(const tilert::detail::DriverApi &api,
                 "cuDeviceGetName"));
   Name = Buffer;
   int Major = 0, Minor = 0;
-  check(checkCu(Api,
-                Api.cuDeviceGetAttribute(
-                    &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                    Device),
-                "cuDeviceGetAttribute"));
-  check(checkCu(Api,
-                Api.cuDeviceGetAttribute(
-                    &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                    Device),
-                "cuDeviceGetAttribute"));
+  check(
+      checkCu(Api,
+              Api.cuDeviceGetAttribute(
+                  &Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, Device),
+              "cuDeviceGetAttribute"));
+  check(
+      checkCu(Api,
+              Api.cuDeviceGetAttribute(
+                  &Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, Device),
+              "cuDeviceGetAttribute"));
   Arch = "sm_" + std::to_string(Major) + std::to_string(Minor);
 }
 

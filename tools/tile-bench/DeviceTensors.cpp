@@ -23,22 +23,22 @@ void fillRandom(tilertDType dtype, char *host, size_t count, uint64_t seed) {
           char *Element = host + I * Size;
           switch (dtype) {
           case TILERT_DTYPE_F16: {
-            uint16_t Bits = tilert::halfFromFloat(Random.uniform(-1, 1));
+            uint16_t Bits = tilert::halfFromFloat(float(Random.normal()));
             std::memcpy(Element, &Bits, Size);
             break;
           }
           case TILERT_DTYPE_BF16: {
-            uint16_t Bits = tilert::bfloat16FromFloat(Random.uniform(-1, 1));
+            uint16_t Bits = tilert::bfloat16FromFloat(float(Random.normal()));
             std::memcpy(Element, &Bits, Size);
             break;
           }
           case TILERT_DTYPE_F32: {
-            float Value = Random.uniform(-1, 1);
+            float Value = float(Random.normal());
             std::memcpy(Element, &Value, Size);
             break;
           }
           case TILERT_DTYPE_F64: {
-            double Value = Random.uniform(-1, 1);
+            double Value = Random.normal();
             std::memcpy(Element, &Value, Size);
             break;
           }

@@ -11,7 +11,9 @@
 namespace tilebench {
 
 /// One device buffer per tensor parameter, filled with random values of the
-/// tensor's dtype (floats in [-1, 1), small integers, 0/1 booleans).
+/// tensor's dtype (floats from the standard normal distribution, as
+/// torch.randn draws them: a GEMM's power draw, and so its clock, depends on
+/// the data; small integers; 0/1 booleans).
 class DeviceTensors {
 public:
   /// Allocates and fills the tensors `workload` describes on the current

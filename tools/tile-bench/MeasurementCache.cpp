@@ -96,9 +96,8 @@ std::string MeasurementCache::store(const std::string &key,
                                     const Measurement &result) const {
   if (Directory.empty())
     return "";
-  nlohmann::json Entry = {{"schema", kEntrySchema},
-                          {"key", key},
-                          {"measured", result.Measured}};
+  nlohmann::json Entry = {
+      {"schema", kEntrySchema}, {"key", key}, {"measured", result.Measured}};
   if (result.Measured) {
     Entry["median_ms"] = result.MedianMs;
     Entry["min_ms"] = result.MinMs;
@@ -108,8 +107,8 @@ std::string MeasurementCache::store(const std::string &key,
   }
   std::string Path = entryPath(key);
   std::error_code Error;
-  std::filesystem::create_directories(
-      std::filesystem::path(Path).parent_path(), Error);
+  std::filesystem::create_directories(std::filesystem::path(Path).parent_path(),
+                                      Error);
   // Written beside the entry under a unique name, then renamed over it:
   // readers never see a partial file, and concurrent writers of one key
   // leave one complete entry.

@@ -186,8 +186,10 @@ void ValidationTensors::reset() const {
   check(checkCu(Api, Api.cuStreamSynchronize(nullptr), "cuStreamSynchronize"));
 }
 
-TensorContents ValidationTensors::read() const {
-  TensorContents Contents(Tensors.size());
+void ValidationTensors::read(TensorContents &Contents) const {
+  // Resized, not reallocated: the same sizes every run, so a buffer of
+  // hundreds of megabytes is neither zeroed nor page-faulted again.
+  Contents.resize(Tensors.size());
   for (size_t T = 0; T < Tensors.size(); ++T) {
     if (Access[T] == TensorAccess::Read)
       continue;
@@ -198,7 +200,6 @@ TensorContents ValidationTensors::read() const {
                                      Tensors.bytes(T)),
                     "cuMemcpyDtoH"));
   }
-  return Contents;
 }
 
 std::string

@@ -49,12 +49,13 @@ public:
   /// then waits for the device.
   void reset() const;
 
-  /// Copies every written tensor to the host (after a run has finished).
-  TensorContents read() const;
+  /// Copies every written tensor to the host (after a run has finished)
+  /// into `contents`, reusing its buffers.
+  void read(TensorContents &contents) const;
 
   /// Checks that a run (of the reference) wrote every element of each
   /// floating-point tensor it only writes: returns "" if so, else a message
-  /// naming the first tensor of `contents` (read()) that still holds the
+  /// naming the first tensor of `contents` (from read()) that still holds the
   /// all-bits-set fill of reset(), which no arithmetic produces (NVIDIA
   /// GPUs write the canonical NaN, sign bit clear).
   std::string findUnwritten(const std::vector<tilert::TensorParam> &params,

@@ -6,9 +6,9 @@
 #include "DeviceTensors.h"
 #include "MeasurementCache.h"
 #include "OutputCheck.h"
-#include "PackageIndex.h"
 #include "Progress.h"
 #include "Timing.h"
+#include "TunablePackage.h"
 #include "TuningDatabase.h"
 #include "Workload.h"
 
@@ -52,11 +52,15 @@ struct TuneOptions {
   uint64_t Seed = 1;
   bool NoCache = false;
   std::string Flops;
+  /// How many of a shape's fastest variants the final round times again.
+  int Finalists = 4;
+  /// Interleaved rounds of `Reps` launches each of the final round.
+  int FinalRounds = 3;
 };
 
 /// A variant of the package, loaded (or not) by libtilert.
 struct Candidate {
-  const PackageVariant *Variant = nullptr;
+  const TunableVariant *Variant = nullptr;
   std::unique_ptr<tilert::Kernel> Kernel;
   /// Why it could not be loaded; empty when Kernel is set.
   std::string LoadError;
@@ -70,8 +74,12 @@ struct DeviceGroup {
   std::string Arch;
   std::vector<int> Ordinals;
   std::atomic<size_t> NextJob{0};
+  /// The next shape of the final round.
+  std::atomic<size_t> NextFinal{0};
   /// Per shape, per candidate.
   std::vector<std::vector<std::optional<Measurement>>> Results;
+  /// Per shape: the finalists (candidate indices) and their final medians.
+  std::vector<std::vector<std::pair<size_t, double>>> Finals;
   /// Per shape: the candidate used as the reference, or why there is none.
   std::vector<std::optional<size_t>> References;
   std::vector<std::string> ReferenceErrors;
@@ -142,6 +150,7 @@ std::string describeMeasurement(const TuneOptions &options,
   Text += "reference " + reference.MetadataSha256 + "\n";
   Text += "device " + group.Name + " " + group.Arch + "\n";
   Text += "dims " + describeDims(dims) + "\n";
+  Text += "inputs normal(0, 1)\n";
   for (const std::string &Scalar : options.Scalars)
     Text += "scalar " + Scalar + "\n";
   char Method[160];
@@ -160,6 +169,8 @@ struct ShapeState {
   std::unique_ptr<ValidationTensors> Validation;
   std::vector<const DLTensor *> Arguments;
   TensorContents Reference;
+  /// What the variant being validated wrote (its buffers reused).
+  TensorContents Output;
 };
 
 /// Measures the candidates of one device group on one device.
@@ -174,6 +185,9 @@ public:
 
   /// Takes jobs (shape-major) until there are none left.
   void run();
+  /// Takes shapes until there are none left and times each shape's
+  /// finalists again, interleaved (the final round).
+  void runFinalRounds();
 
 private:
   /// Prepares the tensors of `shape` and runs the reference there.
@@ -182,6 +196,8 @@ private:
   Measurement measure(size_t index, bool &cached);
   /// Validates and times a loaded candidate.
   Measurement validateAndTime(const Candidate &candidate);
+  /// Times the finalists of the current shape in interleaved rounds.
+  void timeFinalists(const std::vector<size_t> &finalists);
   /// Launches `kernel` once and waits for it within the time limit; returns
   /// its time in milliseconds.
   double launchOnce(const tilert::Kernel &kernel, const std::string &what);
@@ -274,7 +290,7 @@ void DeviceWorker::enterShape(size_t shape) {
     Default.Kernel->prepare(Ordinal);
     State->Validation->reset();
     launchOnce(*Default.Kernel, "the reference " + Default.Variant->Name);
-    State->Reference = State->Validation->read();
+    State->Validation->read(State->Reference);
     std::string Unwritten =
         State->Validation->findUnwritten(Params, State->Reference);
     if (!Unwritten.empty())
@@ -311,9 +327,9 @@ Measurement DeviceWorker::validateAndTime(const Candidate &candidate) {
     Result.Reason = std::string("cannot be launched: ") + Error.what();
     return Result;
   }
-  std::string Problem =
-      compareOutputs(Kernel.tensors(), State->Reference,
-                     State->Validation->read(), Options.Tolerance);
+  State->Validation->read(State->Output);
+  std::string Problem = compareOutputs(Kernel.tensors(), State->Reference,
+                                       State->Output, Options.Tolerance);
   if (!Problem.empty()) {
     Result.Reason = "wrong result: " + Problem;
     return Result;
@@ -401,7 +417,7 @@ void DeviceWorker::run() {
       std::lock_guard<std::mutex> Guard(Group.Lock);
       Group.Results[Shape][Index] = Result;
     }
-    const PackageVariant &Variant = *Candidates[Index].Variant;
+    const TunableVariant &Variant = *Candidates[Index].Variant;
     std::string Line = where() + " " + Variant.Name + " " + Variant.Arch +
                        ": " +
                        (Result.Measured ? formatMs(Result.MedianMs)
@@ -413,16 +429,89 @@ void DeviceWorker::run() {
   Launches.reset();
 }
 
-/// The tuned outcome of one shape from the group's measurements.
+/// The `count` fastest measured candidates of `results`, fastest first.
+std::vector<size_t>
+fastestMeasured(const std::vector<std::optional<Measurement>> &results,
+                size_t count) {
+  std::vector<size_t> Measured;
+  for (size_t I = 0; I < results.size(); ++I)
+    if (results[I] && results[I]->Measured)
+      Measured.push_back(I);
+  std::stable_sort(Measured.begin(), Measured.end(), [&](size_t A, size_t B) {
+    return results[A]->MedianMs < results[B]->MedianMs;
+  });
+  if (Measured.size() > count)
+    Measured.resize(count);
+  return Measured;
+}
+
+void DeviceWorker::timeFinalists(const std::vector<size_t> &finalists) {
+  std::vector<std::vector<double>> Times(finalists.size());
+  for (int Round = 0; Round < Options.FinalRounds; ++Round)
+    for (size_t Step = 0; Step < finalists.size(); ++Step) {
+      // A different finalist starts each round, so that none is always
+      // timed first (or last) after the others.
+      size_t F = (Step + Round) % finalists.size();
+      const tilert::Kernel &Kernel = *Candidates[finalists[F]].Kernel;
+      Kernel.prepare(Ordinal);
+      Timings Result =
+          timeLaunches(Api, Launches->get(), Options.Warmup, Options.Reps, [&] {
+            Kernel.launch(State->Arguments, State->Work.Scalars,
+                          Launches->get());
+          });
+      Times[F].insert(Times[F].end(), Result.Milliseconds.begin(),
+                      Result.Milliseconds.end());
+    }
+  std::vector<std::pair<size_t, double>> Final;
+  for (size_t F = 0; F < finalists.size(); ++F) {
+    std::vector<double> &All = Times[F];
+    std::sort(All.begin(), All.end());
+    size_t Mid = All.size() / 2;
+    double Median = All.size() % 2 ? All[Mid] : (All[Mid - 1] + All[Mid]) / 2;
+    Final.emplace_back(finalists[F], Median);
+  }
+  std::lock_guard<std::mutex> Guard(Group.Lock);
+  Group.Finals[CurrentShape] = std::move(Final);
+}
+
+void DeviceWorker::runFinalRounds() {
+  PrimaryContext Context(Api, Ordinal);
+  Launches.emplace(Api);
+  for (size_t Shape = Group.NextFinal++; Shape < Shapes.size();
+       Shape = Group.NextFinal++) {
+    std::vector<size_t> Finalists;
+    {
+      std::lock_guard<std::mutex> Guard(Group.Lock);
+      Finalists = fastestMeasured(Group.Results[Shape],
+                                  static_cast<size_t>(Options.Finalists));
+    }
+    if (Finalists.size() < 2)
+      continue;
+    enterShape(Shape);
+    if (!State)
+      continue;
+    timeFinalists(Finalists);
+    Display.message(where() + ": final round of " +
+                    std::to_string(Finalists.size()) + " variants done");
+  }
+  State.reset();
+  Launches.reset();
+}
+
+/// The tuned outcome of one shape from the group's measurements: with a
+/// final round, the best and the runner-up are its two fastest finalists
+/// (at their final-round medians), since the first pass ranked the rest
+/// behind them.
 TunedShape summarize(const DeviceGroup &group, size_t shape,
                      const DimValues &dims,
                      const std::vector<Candidate> &candidates,
                      const std::string &defaultName) {
   TunedShape Tuned;
   Tuned.Dims = dims;
+  const std::vector<std::pair<size_t, double>> &Finals = group.Finals[shape];
   std::vector<TimedVariant> Timed;
   for (size_t I = 0; I < candidates.size(); ++I) {
-    const PackageVariant &Variant = *candidates[I].Variant;
+    const TunableVariant &Variant = *candidates[I].Variant;
     ++Tuned.Candidates;
     const std::optional<Measurement> &Result = group.Results[shape][I];
     if (!Result)
@@ -432,25 +521,32 @@ TunedShape summarize(const DeviceGroup &group, size_t shape,
       continue;
     }
     ++Tuned.Measured;
-    Timed.push_back({Variant.Name, Variant.Arch, Result->MedianMs});
+    double Ms = Result->MedianMs;
+    for (const auto &[Index, FinalMs] : Finals)
+      if (Index == I) {
+        Ms = FinalMs;
+        Tuned.FinalRound.push_back({Variant.Name, Variant.Arch, FinalMs});
+      }
+    Timed.push_back({Variant.Name, Variant.Arch, Ms});
     if (Variant.Name == defaultName && !Tuned.Default)
       Tuned.Default = Timed.back();
   }
+  auto Faster = [](const TimedVariant &A, const TimedVariant &B) {
+    return A.MedianMs < B.MedianMs;
+  };
   // Stable: of equal times, the first in index order wins.
-  std::stable_sort(Timed.begin(), Timed.end(),
-                   [](const TimedVariant &A, const TimedVariant &B) {
-                     return A.MedianMs < B.MedianMs;
-                   });
-  if (!Timed.empty())
-    Tuned.Best = Timed[0];
-  if (Timed.size() > 1)
-    Tuned.RunnerUp = Timed[1];
+  std::vector<TimedVariant> &Ranked = Finals.empty() ? Timed : Tuned.FinalRound;
+  std::stable_sort(Ranked.begin(), Ranked.end(), Faster);
+  if (!Ranked.empty())
+    Tuned.Best = Ranked[0];
+  if (Ranked.size() > 1)
+    Tuned.RunnerUp = Ranked[1];
   return Tuned;
 }
 
 int tune(const TuneOptions &options) {
   auto Start = std::chrono::steady_clock::now();
-  PackageIndex Index = readPackageIndex(options.PackageDir);
+  TunablePackage Index = readTunablePackage(options.PackageDir);
   std::vector<DimValues> Shapes;
   for (const std::string &Text : options.Shapes)
     Shapes.push_back(parseShape(Text));
@@ -489,10 +585,15 @@ int tune(const TuneOptions &options) {
                      Index.IndexPath +
                      " cannot be loaded; it is the reference, so nothing "
                      "can be validated");
-  // The shapes and scalars must suit the kernel: checked once, up front.
-  for (const DimValues &Dims : Shapes)
-    resolveWorkload(*Candidates[Defaults[0]].Kernel, dimArguments(Dims),
-                    options.Scalars);
+  // The shapes and scalars must suit the kernel: checked once, up front,
+  // and each shape's dims put in the kernel's order.
+  for (DimValues &Dims : Shapes) {
+    Workload Work = resolveWorkload(*Candidates[Defaults[0]].Kernel,
+                                    dimArguments(Dims), options.Scalars);
+    Dims.clear();
+    for (size_t I = 0; I < Work.DimNames.size(); ++I)
+      Dims.emplace_back(Work.DimNames[I], Work.DimValues[I]);
+  }
   if (!options.Flops.empty())
     evaluateFlops(options.Flops,
                   resolveWorkload(*Candidates[Defaults[0]].Kernel,
@@ -555,6 +656,7 @@ int tune(const TuneOptions &options) {
         std::vector<std::optional<Measurement>>(Candidates.size()));
     Group->References.assign(Shapes.size(), Reference);
     Group->ReferenceErrors.assign(Shapes.size(), "");
+    Group->Finals.assign(Shapes.size(), {});
   }
 
   bool ReadCache = !options.NoCache;
@@ -585,24 +687,33 @@ int tune(const TuneOptions &options) {
           std::fflush(stderr);
         },
         Total, isatty(fileno(stderr)));
-    std::vector<std::thread> Workers;
-    for (auto &Group : Groups)
-      for (int Ordinal : Group->Ordinals)
-        Workers.emplace_back([&, Ordinal, G = Group.get()] {
-          try {
-            DeviceWorker(*Api, options, Candidates, Shapes, *G, Ordinal, Cache,
-                         Display)
-                .run();
-          } catch (...) {
-            std::lock_guard<std::mutex> Guard(FailureLock);
-            if (!Failure)
-              Failure = std::current_exception();
-            // The other workers stop taking jobs of this group.
-            G->NextJob = Shapes.size() * Candidates.size();
-          }
-        });
-    for (std::thread &Worker : Workers)
-      Worker.join();
+    // One thread per device runs `phase` on a worker of its group; the
+    // first exception ends every group's jobs.
+    auto RunWorkers = [&](void (DeviceWorker::*phase)()) {
+      std::vector<std::thread> Workers;
+      for (auto &Group : Groups)
+        for (int Ordinal : Group->Ordinals)
+          Workers.emplace_back([&, Ordinal, G = Group.get()] {
+            try {
+              DeviceWorker Worker(*Api, options, Candidates, Shapes, *G,
+                                  Ordinal, Cache, Display);
+              (Worker.*phase)();
+            } catch (...) {
+              std::lock_guard<std::mutex> Guard(FailureLock);
+              if (!Failure)
+                Failure = std::current_exception();
+              // The other workers stop taking jobs of this group.
+              G->NextJob = Shapes.size() * Candidates.size();
+              G->NextFinal = Shapes.size();
+            }
+          });
+      for (std::thread &Worker : Workers)
+        Worker.join();
+    };
+    RunWorkers(&DeviceWorker::run);
+    // The final round, once every shape's first pass is complete.
+    if (!Failure && options.Finalists > 1 && options.FinalRounds > 0)
+      RunWorkers(&DeviceWorker::runFinalRounds);
   }
   if (Failure)
     std::rethrow_exception(Failure);
@@ -617,6 +728,8 @@ int tune(const TuneOptions &options) {
     Device.Warmup = options.Warmup;
     Device.Reps = options.Reps;
     Device.Tolerance = options.Tolerance;
+    Device.Finalists = options.FinalRounds > 0 ? options.Finalists : 0;
+    Device.FinalRounds = options.Finalists > 1 ? options.FinalRounds : 0;
     for (size_t S = 0; S < Shapes.size(); ++S) {
       if (!Group->ReferenceErrors[S].empty()) {
         std::fprintf(stderr, "tile-bench: error: %s at %s on %s\n",
@@ -661,6 +774,8 @@ int tune(const TuneOptions &options) {
         if (Shape.RunnerUp)
           std::printf("; runner-up %s %s", Shape.RunnerUp->Name.c_str(),
                       formatMs(Shape.RunnerUp->MedianMs).c_str());
+        if (!Shape.FinalRound.empty())
+          std::printf(" (final round of %zu)", Shape.FinalRound.size());
       }
       std::printf("\n");
     }
@@ -709,6 +824,14 @@ int runTune(int argc, char **argv) {
   App.add_flag("--no-cache", Options.NoCache,
                "Measure again what the measurement cache holds (as "
                "TILEC_AUTOTUNE_DISABLE_CACHE=1)");
+  App.add_option("--finalists", Options.Finalists,
+                 "How many of each shape's fastest variants the final round "
+                 "times again, interleaved (4; 0 or 1: no final round)")
+      ->check(CLI::Range(0, 1000));
+  App.add_option("--final-rounds", Options.FinalRounds,
+                 "Rounds of --reps launches per finalist in the final round "
+                 "(3)")
+      ->check(CLI::Range(0, 1000));
   App.add_option("--flops", Options.Flops,
                  "FLOP model for the summary (2*M*N*K)");
   try {

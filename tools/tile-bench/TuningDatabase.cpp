@@ -34,8 +34,8 @@ json variantJson(const std::optional<TimedVariant> &variant) {
 
 /// The current time, `2026-12-02T19:04:05Z`.
 std::string utcNow() {
-  std::time_t Now = std::chrono::system_clock::to_time_t(
-      std::chrono::system_clock::now());
+  std::time_t Now =
+      std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm Parts{};
   gmtime_r(&Now, &Parts);
   char Text[32];
@@ -54,12 +54,16 @@ json deviceJson(const TunedDevice &device) {
       Excluded.push_back({{"variant", Variant.Name},
                           {"arch", Variant.Arch},
                           {"reason", Variant.Reason}});
+    json Final = json::array();
+    for (const TimedVariant &Variant : Shape.FinalRound)
+      Final.push_back(variantJson(Variant));
     Shapes.push_back({{"dims", std::move(Dims)},
                       {"best", variantJson(Shape.Best)},
                       {"runner_up", variantJson(Shape.RunnerUp)},
                       {"default", variantJson(Shape.Default)},
                       {"candidates", Shape.Candidates},
                       {"measured", Shape.Measured},
+                      {"final_round", std::move(Final)},
                       {"excluded", std::move(Excluded)}});
   }
   return {{"device", device.Device},
@@ -69,6 +73,8 @@ json deviceJson(const TunedDevice &device) {
           {"date", utcNow()},
           {"warmup", device.Warmup},
           {"reps", device.Reps},
+          {"finalists", device.Finalists},
+          {"final_rounds", device.FinalRounds},
           {"tolerance", device.Tolerance},
           {"shapes", std::move(Shapes)}};
 }
@@ -76,7 +82,7 @@ json deviceJson(const TunedDevice &device) {
 } // namespace
 
 std::string writeTuningDatabase(const std::string &path,
-                                const PackageIndex &index,
+                                const TunablePackage &index,
                                 const std::vector<TunedDevice> &devices) {
   std::string Warning;
   json Devices = json::array();
@@ -95,8 +101,8 @@ std::string writeTuningDatabase(const std::string &path,
       for (const json &Entry : Old["devices"]) {
         bool Replaced = false;
         for (const TunedDevice &Device : devices)
-          Replaced |= Entry.is_object() &&
-                      Entry.value("device", "") == Device.Device;
+          Replaced |=
+              Entry.is_object() && Entry.value("device", "") == Device.Device;
         if (!Replaced)
           Devices.push_back(Entry);
       }

@@ -10,7 +10,7 @@
 #ifndef TILEBENCH_TUNINGDATABASE_H
 #define TILEBENCH_TUNINGDATABASE_H
 
-#include "PackageIndex.h"
+#include "TunablePackage.h"
 
 #include <optional>
 #include <string>
@@ -39,6 +39,9 @@ struct TunedShape {
   std::optional<TimedVariant> Best;
   std::optional<TimedVariant> RunnerUp;
   std::optional<TimedVariant> Default;
+  /// The final round's finalists at their final medians, fastest first
+  /// (empty without one).
+  std::vector<TimedVariant> FinalRound;
   /// Variants tried, and validated and timed.
   size_t Candidates = 0;
   size_t Measured = 0;
@@ -54,6 +57,9 @@ struct TunedDevice {
   std::vector<int> Ordinals;
   int Warmup = 0;
   int Reps = 0;
+  /// The final round: how many variants per shape, how many rounds.
+  int Finalists = 0;
+  int FinalRounds = 0;
   double Tolerance = 0;
   std::vector<TunedShape> Shapes;
 };
@@ -64,7 +70,7 @@ struct TunedDevice {
 /// file is replaced rather than merged, else "". Throws BenchError when the
 /// file cannot be written.
 std::string writeTuningDatabase(const std::string &path,
-                                const PackageIndex &index,
+                                const TunablePackage &index,
                                 const std::vector<TunedDevice> &devices);
 
 } // namespace tilebench

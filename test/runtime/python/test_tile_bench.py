@@ -186,6 +186,8 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(device["arch"], "sm_90")
         self.assertEqual(device["ordinals"], [0])
         self.assertEqual(device["reps"], 3)
+        self.assertEqual(device["finalists"], 4)
+        self.assertEqual(device["final_rounds"], 3)
         self.assertEqual([s["dims"] for s in device["shapes"]],
                          [{"N": 4096}, {"N": 100000}])
         for shape in device["shapes"]:
@@ -194,6 +196,10 @@ class TuneTest(unittest.TestCase):
             self.assertIn(shape["best"]["variant"],
                           ("scale_add", "scale_add-block_1024"))
             self.assertEqual(shape["default"]["variant"], "scale_add")
+            # The final round timed both measured variants again; the best
+            # is its fastest.
+            self.assertEqual(len(shape["final_round"]), 2)
+            self.assertEqual(shape["best"], shape["final_round"][0])
             [excluded] = shape["excluded"]
             self.assertEqual(excluded["variant"], "scale_add-block_64")
             self.assertIn("cannot be loaded", excluded["reason"])
@@ -224,9 +230,12 @@ class TuneTest(unittest.TestCase):
         self.assertIn("warning", third.stderr)
         self.assertEqual(third.stderr.count("(cached)"), 3, third.stderr)
         # --no-cache measures everything again.
-        fresh = self.tune("--shape", "N=4096", "--no-cache")
+        fresh = self.tune("--shape", "N=4096", "--no-cache",
+                          "--finalists", "0")
         self.assertEqual(fresh.returncode, 0, fresh.stderr)
         self.assertNotIn("(cached)", fresh.stderr)
+        [shape] = self.read_database()["devices"][0]["shapes"]
+        self.assertEqual(shape["final_round"], [])
 
     def test_a_reference_that_writes_nothing_is_refused(self):
         self.need_fake_driver()

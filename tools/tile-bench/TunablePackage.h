@@ -1,13 +1,15 @@
-//===- PackageIndex.h - The index of a kernel package -----------*- C++ -*-===//
+//===- TunablePackage.h - A kernel package to tune --------------*- C++ -*-===//
 //
 // What the benchmark phase reads of a kernel package's `index.json`
-// (`tilec.package/1`, docs/tuning.md): the kernel, its default variant, the
-// shapes to tune for and every variant's metadata file.
+// (`tilec.package/1`, docs/tuning.md), through the runtime's reader (so that
+// what is tuned is what the runtime opens): the kernel, its default variant,
+// the shapes to tune for and every variant's metadata file, with the
+// index's digest the tuning database records.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEBENCH_PACKAGEINDEX_H
-#define TILEBENCH_PACKAGEINDEX_H
+#ifndef TILEBENCH_TUNABLEPACKAGE_H
+#define TILEBENCH_TUNABLEPACKAGE_H
 
 #include <cstdint>
 #include <string>
@@ -20,7 +22,7 @@ namespace tilebench {
 using DimValues = std::vector<std::pair<std::string, int64_t>>;
 
 /// One variant of a package.
-struct PackageVariant {
+struct TunableVariant {
   /// The variant's name (`gemm-block_K_64`) and architecture; together they
   /// identify it.
   std::string Name;
@@ -30,7 +32,7 @@ struct PackageVariant {
 };
 
 /// A kernel package's index.
-struct PackageIndex {
+struct TunablePackage {
   /// The package's directory and its index file.
   std::string Directory;
   std::string IndexPath;
@@ -42,16 +44,16 @@ struct PackageIndex {
   /// The shapes the package was compiled to be tuned for.
   std::vector<DimValues> Shapes;
   /// Every variant, in index order.
-  std::vector<PackageVariant> Variants;
+  std::vector<TunableVariant> Variants;
 };
 
 /// Reads `directory`/index.json. Throws BenchError naming the file and the
 /// problem when it is missing, malformed or of another schema.
-PackageIndex readPackageIndex(const std::string &directory);
+TunablePackage readTunablePackage(const std::string &directory);
 
 /// `M=4096 N=4096 K=4096`.
 std::string describeDims(const DimValues &dims);
 
 } // namespace tilebench
 
-#endif // TILEBENCH_PACKAGEINDEX_H
+#endif // TILEBENCH_TUNABLEPACKAGE_H
