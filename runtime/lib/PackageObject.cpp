@@ -61,37 +61,34 @@ Status checkSignature(const PackageVariant &first,
   if (Got.Dims != Want.Dims)
     return Mismatch("has the dims (", joinNames(Got.Dims), ") but ", Other,
                     " has (", joinNames(Want.Dims), ")");
-  if (Got.Tensors.size() != Want.Tensors.size())
-    return Mismatch("has ", Got.Tensors.size(), " tensors (",
-                    joinNames(paramNames(Got.Tensors)), ") but ", Other,
-                    " has ", Want.Tensors.size(), " (",
-                    joinNames(paramNames(Want.Tensors)), ")");
+  // Tensors and scalars: the same count, names and dtypes in order.
+  auto CheckParams = [&](const auto &GotParams, const auto &WantParams,
+                         const char *What) -> Status {
+    if (GotParams.size() != WantParams.size())
+      return Mismatch("has ", GotParams.size(), " ", What, "s (",
+                      joinNames(paramNames(GotParams)), ") but ", Other,
+                      " has ", WantParams.size(), " (",
+                      joinNames(paramNames(WantParams)), ")");
+    for (size_t I = 0; I < WantParams.size(); ++I) {
+      const auto &A = GotParams[I], &B = WantParams[I];
+      if (A.Name != B.Name)
+        return Mismatch("has ", What, " '", A.Name, "' at index ", I, " but ",
+                        Other, " has ", What, " '", B.Name, "'");
+      if (A.DType != B.DType)
+        return Mismatch(What, " '", A.Name, "' has dtype ",
+                        dtypeName(A.DType), " but in ", Other, " it has ",
+                        dtypeName(B.DType));
+    }
+    return Status::success();
+  };
+  TILERT_TRY(CheckParams(Got.Tensors, Want.Tensors, "tensor"));
   for (size_t I = 0; I < Want.Tensors.size(); ++I) {
     const TensorParam &A = Got.Tensors[I], &B = Want.Tensors[I];
-    if (A.Name != B.Name)
-      return Mismatch("has tensor '", A.Name, "' at index ", I, " but ", Other,
-                      " has tensor '", B.Name, "'");
-    if (A.DType != B.DType)
-      return Mismatch("tensor '", A.Name, "' has dtype ", dtypeName(A.DType),
-                      " but in ", Other, " it has ", dtypeName(B.DType));
     if (A.Shape.size() != B.Shape.size() || !sameShape(A, B))
       return Mismatch("tensor '", A.Name, "' has shape ", describeShape(Got, A),
                       " but in ", Other, " it has ", describeShape(Want, B));
   }
-  if (Got.Scalars.size() != Want.Scalars.size())
-    return Mismatch("has ", Got.Scalars.size(), " scalars (",
-                    joinNames(paramNames(Got.Scalars)), ") but ", Other,
-                    " has ", Want.Scalars.size(), " (",
-                    joinNames(paramNames(Want.Scalars)), ")");
-  for (size_t I = 0; I < Want.Scalars.size(); ++I) {
-    const ScalarParam &A = Got.Scalars[I], &B = Want.Scalars[I];
-    if (A.Name != B.Name)
-      return Mismatch("has scalar '", A.Name, "' at index ", I, " but ", Other,
-                      " has scalar '", B.Name, "'");
-    if (A.DType != B.DType)
-      return Mismatch("scalar '", A.Name, "' has dtype ", dtypeName(A.DType),
-                      " but in ", Other, " it has ", dtypeName(B.DType));
-  }
+  TILERT_TRY(CheckParams(Got.Scalars, Want.Scalars, "scalar"));
   return Status::success();
 }
 

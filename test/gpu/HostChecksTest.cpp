@@ -16,6 +16,7 @@
 #include "KernelRef.h"
 #include "OutputCheck.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -144,6 +145,28 @@ detail::KernelMetadata metadataFor(const KernelRef &ref,
 }
 
 } // namespace
+
+TEST_CASE("normal samples have the standard normal's moments", "[gpu-host]") {
+  // tile-bench's inputs (tools/tile-bench/DeviceTensors.cpp).
+  support::SplitMix64 Random(7);
+  const int Count = 200000;
+  double Sum = 0, Squares = 0, Fourth = 0, Largest = 0;
+  int NonFinite = 0;
+  for (int I = 0; I < Count; ++I) {
+    double X = Random.normal();
+    NonFinite += !std::isfinite(X);
+    Sum += X;
+    Squares += X * X;
+    Fourth += X * X * X * X;
+    Largest = std::max(Largest, std::abs(X));
+  }
+  CHECK(NonFinite == 0);
+  CHECK(std::abs(Sum / Count) < 0.01);
+  CHECK(std::abs(Squares / Count - 1) < 0.02);
+  CHECK(std::abs(Fourth / Count - 3) < 0.1);
+  CHECK(Largest > 3.5);
+  CHECK(Largest < 7);
+}
 
 TEST_CASE("elements round like the device's conversions", "[gpu-host]") {
   CHECK(roundTo(TILERT_DTYPE_F16, 2049) == 2048); // Tie to even.

@@ -36,7 +36,11 @@ def copy_variant(kernel_dir, package_dir, variant, arch):
                       "cubin": cubin}}
 
 
-def main():
+def gelu_variants(kernel_dir, prefix):
+    """(torch, arch, package_dir, entries): a new directory holding the
+    gelu-f16 and gelu-f16-b2048 kernels of ``kernel_dir`` built for this
+    GPU, with their index.json entries; or the exit status to end with
+    (SKIP without PyTorch or a GPU, 1 when the kernels are missing)."""
     try:
         import torch
     except ImportError:
@@ -45,18 +49,26 @@ def main():
     if not torch.cuda.is_available():
         print("SKIPPED: no CUDA GPU")
         return SKIP
-    import tilert
-    kernel_dir = sys.argv[1]
     major, minor = torch.cuda.get_device_capability(0)
     arch = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-    package_dir = tempfile.mkdtemp(prefix="tilert-package-gpu-")
+    package_dir = tempfile.mkdtemp(prefix=prefix)
+    variants = [copy_variant(kernel_dir, package_dir, name, arch)
+                for name in ("gelu-f16", "gelu-f16-b2048")]
+    if None in variants:
+        shutil.rmtree(package_dir)
+        print(f"[FAIL] gelu-f16 and gelu-f16-b2048 for {arch} are not in "
+              f"{kernel_dir}")
+        return 1
+    return torch, arch, package_dir, variants
+
+
+def main():
+    prepared = gelu_variants(sys.argv[1], "tilert-package-gpu-")
+    if isinstance(prepared, int):
+        return prepared
+    torch, arch, package_dir, variants = prepared
+    import tilert
     try:
-        variants = [copy_variant(kernel_dir, package_dir, name, arch)
-                    for name in ("gelu-f16", "gelu-f16-b2048")]
-        if None in variants:
-            print(f"[FAIL] gelu-f16 and gelu-f16-b2048 for {arch} are not in "
-                  f"{kernel_dir}")
-            return 1
         index = json.dumps({"schema": "tilec.package/1",
                             "kernel": "gelu_forward", "default": "gelu-f16",
                             "variants": variants})

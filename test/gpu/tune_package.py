@@ -12,9 +12,8 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
-from package_dispatch import SKIP, copy_variant
+from package_dispatch import gelu_variants
 
 SHAPES = (4096, (1 << 20) + 3)
 
@@ -55,26 +54,13 @@ def check_database(package_dir, failures):
 
 
 def main():
-    try:
-        import torch
-    except ImportError:
-        print("SKIPPED: PyTorch is not installed")
-        return SKIP
-    if not torch.cuda.is_available():
-        print("SKIPPED: no CUDA GPU")
-        return SKIP
+    prepared = gelu_variants(sys.argv[1], "tile-bench-tune-gpu-")
+    if isinstance(prepared, int):
+        return prepared
+    torch, arch, package_dir, variants = prepared
     import tilert
-    kernel_dir, tile_bench = sys.argv[1], sys.argv[2]
-    major, minor = torch.cuda.get_device_capability(0)
-    arch = "sm_90a" if (major, minor) == (9, 0) else "sm_80"
-    package_dir = tempfile.mkdtemp(prefix="tile-bench-tune-gpu-")
+    tile_bench = sys.argv[2]
     try:
-        variants = [copy_variant(kernel_dir, package_dir, name, arch)
-                    for name in ("gelu-f16", "gelu-f16-b2048")]
-        if None in variants:
-            print(f"[FAIL] gelu-f16 and gelu-f16-b2048 for {arch} are not in "
-                  f"{kernel_dir}")
-            return 1
         variants.append(add_half_grid_variant(package_dir, arch))
         with open(os.path.join(package_dir, "index.json"), "w") as f:
             json.dump({"schema": "tilec.package/1", "kernel": "gelu_forward",

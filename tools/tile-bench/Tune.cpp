@@ -544,30 +544,19 @@ TunedShape summarize(const DeviceGroup &group, size_t shape,
   return Tuned;
 }
 
-int tune(const TuneOptions &options) {
-  auto Start = std::chrono::steady_clock::now();
-  TunablePackage Index = readTunablePackage(options.PackageDir);
-  std::vector<DimValues> Shapes;
-  for (const std::string &Text : options.Shapes)
-    Shapes.push_back(parseShape(Text));
-  if (Shapes.empty())
-    Shapes = Index.Shapes;
-  if (Shapes.empty())
-    throw BenchError(Index.IndexPath +
-                     " lists no shapes to tune for; give --shape");
-
-  // Every variant is loaded (and its binaries verified) before any device
-  // is touched; one that cannot be is excluded, not fatal.
-  std::vector<Candidate> Candidates(Index.Variants.size());
-  for (size_t I = 0; I < Index.Variants.size(); ++I) {
+/// Loads every variant of `index` (its binaries verified) before any device
+/// is touched; one that cannot be loaded is excluded, not fatal.
+std::vector<Candidate> loadCandidates(const TunablePackage &index) {
+  std::vector<Candidate> Candidates(index.Variants.size());
+  for (size_t I = 0; I < index.Variants.size(); ++I) {
     Candidate &C = Candidates[I];
-    C.Variant = &Index.Variants[I];
+    C.Variant = &index.Variants[I];
     C.MetadataSha256 = sha256OfFile(C.Variant->MetadataPath);
     try {
       C.Kernel = std::make_unique<tilert::Kernel>(C.Variant->MetadataPath);
-      if (C.Kernel->name() != Index.Kernel)
+      if (C.Kernel->name() != index.Kernel)
         throw BenchError("is kernel '" + C.Kernel->name() + "', not '" +
-                         Index.Kernel + "'");
+                         index.Kernel + "'");
     } catch (const std::exception &Error) {
       C.Kernel.reset();
       C.LoadError = std::string("cannot be loaded: ") + Error.what();
@@ -576,33 +565,31 @@ int tune(const TuneOptions &options) {
                    C.LoadError.c_str());
     }
   }
+  return Candidates;
+}
+
+/// The loaded default variants (one per architecture), in index order; at
+/// least one, since the reference is one of them.
+std::vector<size_t>
+defaultCandidates(const TunablePackage &index,
+                  const std::vector<Candidate> &candidates) {
   std::vector<size_t> Defaults;
-  for (size_t I = 0; I < Candidates.size(); ++I)
-    if (Candidates[I].Variant->Name == Index.Default && Candidates[I].Kernel)
+  for (size_t I = 0; I < candidates.size(); ++I)
+    if (candidates[I].Variant->Name == index.Default && candidates[I].Kernel)
       Defaults.push_back(I);
   if (Defaults.empty())
-    throw BenchError("the default variant '" + Index.Default + "' of " +
-                     Index.IndexPath +
+    throw BenchError("the default variant '" + index.Default + "' of " +
+                     index.IndexPath +
                      " cannot be loaded; it is the reference, so nothing "
                      "can be validated");
-  // The shapes and scalars must suit the kernel: checked once, up front,
-  // and each shape's dims put in the kernel's order.
-  for (DimValues &Dims : Shapes) {
-    Workload Work = resolveWorkload(*Candidates[Defaults[0]].Kernel,
-                                    dimArguments(Dims), options.Scalars);
-    Dims.clear();
-    for (size_t I = 0; I < Work.DimNames.size(); ++I)
-      Dims.emplace_back(Work.DimNames[I], Work.DimValues[I]);
-  }
-  if (!options.Flops.empty())
-    evaluateFlops(options.Flops,
-                  resolveWorkload(*Candidates[Defaults[0]].Kernel,
-                                  dimArguments(Shapes[0]), options.Scalars));
+  return Defaults;
+}
 
-  const DriverApi *Api = nullptr;
-  check(tilert::detail::getDriver(Api));
-  int Count = deviceCount(*Api);
-  std::vector<int> Ordinals = options.Devices;
+/// The devices `devices` (all if empty), grouped by name.
+std::vector<std::unique_ptr<DeviceGroup>>
+groupDevices(const DriverApi &api, const std::vector<int> &devices) {
+  int Count = deviceCount(api);
+  std::vector<int> Ordinals = devices;
   if (Ordinals.empty())
     for (int I = 0; I < Count; ++I)
       Ordinals.push_back(I);
@@ -615,7 +602,7 @@ int tune(const TuneOptions &options) {
                        std::to_string(Count) + " CUDA device(s)");
     std::string Name, Arch;
     {
-      PrimaryContext Context(*Api, Ordinal);
+      PrimaryContext Context(api, Ordinal);
       Name = Context.name();
       Arch = Context.arch();
     }
@@ -633,6 +620,86 @@ int tune(const TuneOptions &options) {
                        " is given twice");
     (*Same)->Ordinals.push_back(Ordinal);
   }
+  return Groups;
+}
+
+/// The number of devices of `groups`.
+size_t deviceTotal(const std::vector<std::unique_ptr<DeviceGroup>> &groups) {
+  size_t Total = 0;
+  for (const auto &Group : groups)
+    Total += Group->Ordinals.size();
+  return Total;
+}
+
+/// Prints each tuned shape's best variant, how it compares with the
+/// default and the runner-up (TFLOP/s with --flops, whose dims `kernel`
+/// resolves).
+void printSummary(const std::vector<TunedDevice> &Tuned,
+                  const TuneOptions &options, const tilert::Kernel &kernel) {
+  for (const TunedDevice &Device : Tuned) {
+    std::printf("%s (%s):\n", Device.Device.c_str(), Device.Arch.c_str());
+    for (const TunedShape &Shape : Device.Shapes) {
+      std::printf("  %s: %zu measured, %zu excluded",
+                  describeDims(Shape.Dims).c_str(), Shape.Measured,
+                  Shape.Excluded.size());
+      if (Shape.Best) {
+        std::printf("; best %s (%s) %s", Shape.Best->Name.c_str(),
+                    Shape.Best->Arch.c_str(),
+                    formatMs(Shape.Best->MedianMs).c_str());
+        if (!options.Flops.empty()) {
+          Workload Work = resolveWorkload(kernel, dimArguments(Shape.Dims),
+                                          options.Scalars);
+          double Flops = double(evaluateFlops(options.Flops, Work));
+          std::printf(" = %.1f TFLOP/s",
+                      Flops / (Shape.Best->MedianMs * 1e-3) * 1e-12);
+        }
+        if (Shape.Default && Shape.Best->MedianMs > 0)
+          std::printf(", %.2fx the default's %s",
+                      Shape.Default->MedianMs / Shape.Best->MedianMs,
+                      formatMs(Shape.Default->MedianMs).c_str());
+        if (Shape.RunnerUp)
+          std::printf("; runner-up %s %s", Shape.RunnerUp->Name.c_str(),
+                      formatMs(Shape.RunnerUp->MedianMs).c_str());
+        if (!Shape.FinalRound.empty())
+          std::printf(" (final round of %zu)", Shape.FinalRound.size());
+      }
+      std::printf("\n");
+    }
+  }
+}
+
+int tune(const TuneOptions &options) {
+  auto Start = std::chrono::steady_clock::now();
+  TunablePackage Index = readTunablePackage(options.PackageDir);
+  std::vector<DimValues> Shapes;
+  for (const std::string &Text : options.Shapes)
+    Shapes.push_back(parseShape(Text));
+  if (Shapes.empty())
+    Shapes = Index.Shapes;
+  if (Shapes.empty())
+    throw BenchError(Index.IndexPath +
+                     " lists no shapes to tune for; give --shape");
+
+  std::vector<Candidate> Candidates = loadCandidates(Index);
+  std::vector<size_t> Defaults = defaultCandidates(Index, Candidates);
+  // The shapes and scalars must suit the kernel: checked once, up front,
+  // and each shape's dims put in the kernel's order.
+  for (DimValues &Dims : Shapes) {
+    Workload Work = resolveWorkload(*Candidates[Defaults[0]].Kernel,
+                                    dimArguments(Dims), options.Scalars);
+    Dims.clear();
+    for (size_t I = 0; I < Work.DimNames.size(); ++I)
+      Dims.emplace_back(Work.DimNames[I], Work.DimValues[I]);
+  }
+  if (!options.Flops.empty())
+    evaluateFlops(options.Flops,
+                  resolveWorkload(*Candidates[Defaults[0]].Kernel,
+                                  dimArguments(Shapes[0]), options.Scalars));
+
+  const DriverApi *Api = nullptr;
+  check(tilert::detail::getDriver(Api));
+  std::vector<std::unique_ptr<DeviceGroup>> Groups =
+      groupDevices(*Api, options.Devices);
   // The reference is the first default variant (in index order) whose
   // binaries can run on the group's devices.
   for (auto &Group : Groups) {
@@ -668,7 +735,7 @@ int tune(const TuneOptions &options) {
   std::printf("tile-bench: tuning %s (%s): %zu variants x %zu shapes on %zu "
               "device(s)",
               Index.Kernel.c_str(), Index.Directory.c_str(), Candidates.size(),
-              Shapes.size(), Ordinals.size());
+              Shapes.size(), deviceTotal(Groups));
   for (const auto &Group : Groups) {
     std::string List;
     for (int Ordinal : Group->Ordinals)
@@ -749,37 +816,7 @@ int tune(const TuneOptions &options) {
   if (!Warning.empty())
     std::fprintf(stderr, "%s\n", Warning.c_str());
 
-  for (const TunedDevice &Device : Tuned) {
-    std::printf("%s (%s):\n", Device.Device.c_str(), Device.Arch.c_str());
-    for (const TunedShape &Shape : Device.Shapes) {
-      std::printf("  %s: %zu measured, %zu excluded",
-                  describeDims(Shape.Dims).c_str(), Shape.Measured,
-                  Shape.Excluded.size());
-      if (Shape.Best) {
-        std::printf("; best %s (%s) %s", Shape.Best->Name.c_str(),
-                    Shape.Best->Arch.c_str(),
-                    formatMs(Shape.Best->MedianMs).c_str());
-        if (!options.Flops.empty()) {
-          Workload Work =
-              resolveWorkload(*Candidates[Defaults[0]].Kernel,
-                              dimArguments(Shape.Dims), options.Scalars);
-          double Flops = double(evaluateFlops(options.Flops, Work));
-          std::printf(" = %.1f TFLOP/s",
-                      Flops / (Shape.Best->MedianMs * 1e-3) * 1e-12);
-        }
-        if (Shape.Default && Shape.Best->MedianMs > 0)
-          std::printf(", %.2fx the default's %s",
-                      Shape.Default->MedianMs / Shape.Best->MedianMs,
-                      formatMs(Shape.Default->MedianMs).c_str());
-        if (Shape.RunnerUp)
-          std::printf("; runner-up %s %s", Shape.RunnerUp->Name.c_str(),
-                      formatMs(Shape.RunnerUp->MedianMs).c_str());
-        if (!Shape.FinalRound.empty())
-          std::printf(" (final round of %zu)", Shape.FinalRound.size());
-      }
-      std::printf("\n");
-    }
-  }
+  printSummary(Tuned, options, *Candidates[Defaults[0]].Kernel);
   double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

@@ -258,7 +258,36 @@ def _parameters(lib, handle, counts, get_tensor, get_dim, get_scalar):
     return tensors, dims, scalars, scalar_codes
 
 
-class Kernel:
+def _wrong_arity(name, tensors, scalars, given):
+    """The error of a launch of ``name`` with ``given`` arguments."""
+    return Error(_INVALID_ARGUMENT,
+                 f"{name} takes {len(tensors)} tensors "
+                 f"({', '.join(t.name for t in tensors)}) and {len(scalars)} "
+                 f"scalars ({', '.join(s.name for s in scalars)}) but "
+                 f"{given} arguments were given")
+
+
+class _Handle:
+    """A runtime object behind a handle: usable as a context manager,
+    released by ``close()`` (also when garbage-collected); ``_what()`` names
+    it in the error a use after close raises."""
+
+    def _live_handle(self):
+        if not self._handle:
+            raise ValueError(f"{self._what()} is closed")
+        return self._handle
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+
+class Kernel(_Handle):
     """A kernel compiled by tilec, loaded from its metadata JSON. A variant
     of a Package (``Package.select``) is a Kernel the package owns: its
     ``variant`` is the variant's name (None for a kernel loaded from a
@@ -314,16 +343,11 @@ class Kernel:
         """Launches with the tensors then the scalars, in the kernel's
         parameter order, on ``stream`` (default: the current stream of the
         tensors' framework, else the legacy default stream)."""
-        if not self._handle:
-            raise ValueError(f"kernel {self.name} is closed")
+        self._live_handle()
         plan = self._plan
         if len(args) != plan.num_args:
-            names = ", ".join(t.name for t in self.tensors)
-            scalars = ", ".join(s.name for s in self.scalars)
-            raise Error(_INVALID_ARGUMENT,
-                        f"{self.name} takes {plan.num_tensors} tensors "
-                        f"({names}) and {plan.num_scalars} scalars "
-                        f"({scalars}) but {len(args)} arguments were given")
+            raise _wrong_arity(self.name, self.tensors, self.scalars,
+                               len(args))
         try:
             launch = self._threads.launch
         except AttributeError:
@@ -345,19 +369,8 @@ class Kernel:
         if handle and self._owned and _lib is not None:
             _lib.tilertKernelDestroy(handle)
 
-    def _live_handle(self):
-        if not self._handle:
-            raise ValueError(f"kernel {self.name} is closed")
-        return self._handle
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
-
-    def __del__(self):
-        self.close()
+    def _what(self):
+        return f"kernel {self.name}"
 
     def __repr__(self):
         params = ", ".join(
@@ -398,7 +411,7 @@ def _dispatch_key_function(package_name, tensors, dims):
     return namespace["key"]
 
 
-class Package:
+class Package(_Handle):
     """A kernel package written by ``tilec-tune compile`` (a directory with
     index.json, its variants and, once benchmarked, tuning.json). Calling it
     launches the variant the runtime selects for the tensors' device and
@@ -485,15 +498,10 @@ class Package:
         return kernel
 
     def _default_kernel(self, args):
-        if not self._handle:
-            raise ValueError(f"package {self.path} is closed")
+        self._live_handle()
         if len(args) != self._num_args:
-            names = ", ".join(t.name for t in self.tensors)
-            scalars = ", ".join(s.name for s in self.scalars)
-            raise Error(_INVALID_ARGUMENT,
-                        f"{self.kernel_name} takes {len(self.tensors)} "
-                        f"tensors ({names}) and {len(self.scalars)} scalars "
-                        f"({scalars}) but {len(args)} arguments were given")
+            raise _wrong_arity(self.kernel_name, self.tensors, self.scalars,
+                               len(args))
         return self._select(0, (1,) * len(self.dims))
 
     def close(self):
@@ -507,19 +515,8 @@ class Package:
         if handle and _lib is not None:
             _lib.tilertPackageDestroy(handle)
 
-    def _live_handle(self):
-        if not self._handle:
-            raise ValueError(f"package {self.path} is closed")
-        return self._handle
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        self.close()
-
-    def __del__(self):
-        self.close()
+    def _what(self):
+        return f"package {self.path}"
 
     def __repr__(self):
         tuned = (f"tuned for {self.num_tuned_shapes} shapes" if self.tuned
