@@ -1,6 +1,7 @@
 //===- TuningSpace.cpp - A kernel's tuning space, read from YAML ----------===//
 
 #include "compiler/Tune/TuningSpace.h"
+#include "compiler/Tune/YamlReader.h"
 
 #include "compiler/Limits.h"
 #include "compiler/Sema.h"
@@ -9,12 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace tilec;
 
@@ -40,48 +36,11 @@ constexpr const char *TopLevelKeys[] = {
 constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes",
                                      "max_performance_warnings"};
 
-/// Reads the file `Path`, or returns nullopt with `Problem` set.
-std::optional<std::string> readFile(const std::string &Path,
-                                    std::string &Problem) {
-  std::error_code Failure;
-  if (std::filesystem::is_directory(Path, Failure)) {
-    Problem = "it is a directory";
-    return std::nullopt;
-  }
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
-    Problem = std::strerror(errno);
-    return std::nullopt;
-  }
-  std::ostringstream Contents;
-  Contents << In.rdbuf();
-  if (In.bad()) {
-    Problem = "read error";
-    return std::nullopt;
-  }
-  if (Contents.str().size() > limits::MaxSourceBytes) {
-    Problem = "it is larger than " + std::to_string(limits::MaxSourceBytes) +
-              " bytes";
-    return std::nullopt;
-  }
-  return Contents.str();
-}
-
-/// Parses a decimal integer, optionally negative, within int64.
-std::optional<std::int64_t> parseInt(const std::string &Text) {
-  std::int64_t Value = 0;
-  const char *End = Text.data() + Text.size();
-  auto [Ptr, Failure] = std::from_chars(Text.data(), End, Value);
-  if (Failure != std::errc() || Ptr != End)
-    return std::nullopt;
-  return Value;
-}
-
 /// Reads a YAML scalar as a compile-time value of kind `K`.
 std::optional<Constant> parseValue(const std::string &Text, Constant::Kind K) {
   switch (K) {
   case Constant::Kind::Int:
-    if (std::optional<std::int64_t> Int = parseInt(Text))
+    if (std::optional<std::int64_t> Int = parseYamlInt(Text))
       return Constant::getInt(*Int);
     break;
   case Constant::Kind::Float:
@@ -107,176 +66,23 @@ bool sameValue(const Constant &A, const Constant &B) {
 
 /// Reads the YAML of a tuning space into a TuningSpace, reporting problems
 /// at their place in the file.
-class SpaceLoader {
+class SpaceLoader : public YamlReader {
 public:
   SpaceLoader(TuningSpace &Space, const DiagnosticSink &Sink)
-      : Space(Space), Sink(Sink) {}
+      : YamlReader(*Space.File, Sink), Space(Space), Sink(Sink) {}
 
   /// Loads the space; false after any error.
   bool load(const YAML::Node &Root);
 
-  /// Reports an error at byte `Offset` of the YAML file.
-  void error(std::size_t Offset, std::string Message) {
-    ++Errors;
-    Diagnostic D;
-    D.Loc = Space.File->getLoc(static_cast<std::uint32_t>(Offset));
-    D.Message = std::move(Message);
-    Sink(renderDiagnostic(Space.File.get(), "tilec-tune", D));
-  }
-  /// Reports an error at `Node`.
-  void error(const YAML::Node &Node, std::string Message) {
-    error(Node.Mark().pos, std::move(Message));
-  }
-
-  unsigned getNumErrors() const { return Errors; }
-
 private:
-  /// A key of a map, with its value.
-  struct Entry {
-    YAML::Node Key;
-    YAML::Node Value;
-  };
-
-  std::optional<std::vector<Entry>>
-  readMap(const YAML::Node &Map, const char *What,
-          const std::vector<std::string_view> &Known);
-  std::optional<std::string> readString(const YAML::Node &Node,
-                                        const char *What);
-  std::vector<YAML::Node> readList(const YAML::Node &Node);
-  bool checkTag(const YAML::Node &Node);
-  void loadArchs(const YAML::Node &Node);
   void loadParameters(const Entry &Parameters);
   void loadConstraints(const YAML::Node &Node);
   void loadLimits(const YAML::Node &Node);
   void loadShapes(const Entry &Shapes);
-  std::optional<std::int64_t> readInt(const YAML::Node &Node, const char *What,
-                                      std::int64_t Min, std::int64_t Max);
 
   TuningSpace &Space;
   const DiagnosticSink &Sink;
-  unsigned Errors = 0;
 };
-
-/// Checks that `Node` has no explicit YAML tag (`!foo`), which would change
-/// what a value means: an expression starting with `!` must be quoted.
-bool SpaceLoader::checkTag(const YAML::Node &Node) {
-  const std::string &Tag = Node.Tag();
-  if (Tag.empty() || Tag == "?" || Tag == "!")
-    return true;
-  error(Node, "YAML reads '" + Tag +
-                  "' as a tag; quote a value that starts with '!'");
-  return false;
-}
-
-/// Returns the entries of the map `Map` (`What` names it in messages),
-/// reporting keys that are not strings, duplicates and, when `Known` is
-/// not empty, keys not in it. Nullopt if `Map` is not a map.
-std::optional<std::vector<SpaceLoader::Entry>>
-SpaceLoader::readMap(const YAML::Node &Map, const char *What,
-                     const std::vector<std::string_view> &Known) {
-  if (!Map.IsMap()) {
-    error(Map, std::string(What) + " must be a map (`key: value` lines)");
-    return std::nullopt;
-  }
-  std::vector<Entry> Entries;
-  for (auto It = Map.begin(); It != Map.end(); ++It) {
-    YAML::Node Key = It->first, Value = It->second;
-    if (!Key.IsScalar() || !checkTag(Key)) {
-      if (!Key.IsScalar())
-        error(Key, std::string("the keys of ") + What + " are names");
-      continue;
-    }
-    bool Duplicate = false;
-    for (const Entry &Earlier : Entries)
-      if (Earlier.Key.Scalar() == Key.Scalar()) {
-        error(Key, "duplicate key '" + Key.Scalar() + "' (first at line " +
-                       std::to_string(Earlier.Key.Mark().line + 1) + ")");
-        Duplicate = true;
-      }
-    if (Duplicate)
-      continue;
-    if (!Known.empty() &&
-        std::find(Known.begin(), Known.end(), Key.Scalar()) == Known.end()) {
-      std::string Message = "unknown key '" + Key.Scalar() + "' in " + What;
-      std::string Closest = closestName(Key.Scalar(), Known);
-      if (!Closest.empty()) {
-        Message += "; did you mean '" + Closest + "'?";
-      } else {
-        Message += " (expected ";
-        for (std::size_t I = 0; I != Known.size(); ++I)
-          Message += (I ? I + 1 == Known.size() ? " or " : ", " : "") +
-                     std::string(Known[I]);
-        Message += ")";
-      }
-      error(Key, Message);
-      continue;
-    }
-    Entries.push_back({Key, Value});
-  }
-  return Entries;
-}
-
-std::optional<std::string> SpaceLoader::readString(const YAML::Node &Node,
-                                                   const char *What) {
-  if (!checkTag(Node))
-    return std::nullopt;
-  if (!Node.IsScalar() || Node.Scalar().empty()) {
-    error(Node, std::string(What) + " must be a non-empty string");
-    return std::nullopt;
-  }
-  return Node.Scalar();
-}
-
-/// Returns the elements of a list, or a scalar as a list of one.
-std::vector<YAML::Node> SpaceLoader::readList(const YAML::Node &Node) {
-  std::vector<YAML::Node> Items;
-  if (Node.IsSequence())
-    for (const YAML::Node &Item : Node)
-      Items.push_back(Item);
-  else
-    Items.push_back(Node);
-  return Items;
-}
-
-std::optional<std::int64_t> SpaceLoader::readInt(const YAML::Node &Node,
-                                                 const char *What,
-                                                 std::int64_t Min,
-                                                 std::int64_t Max) {
-  std::optional<std::int64_t> Value;
-  if (Node.IsScalar() && checkTag(Node))
-    Value = parseInt(Node.Scalar());
-  if (!Value || *Value < Min || *Value > Max) {
-    error(Node, std::string(What) + " must be an integer from " +
-                    std::to_string(Min) + " to " + std::to_string(Max) +
-                    (Node.IsScalar() ? ", not '" + Node.Scalar() + "'" : ""));
-    return std::nullopt;
-  }
-  return Value;
-}
-
-void SpaceLoader::loadArchs(const YAML::Node &Node) {
-  for (const YAML::Node &Item : readList(Node)) {
-    std::optional<std::string> Name = readString(Item, "an architecture");
-    if (!Name)
-      continue;
-    std::optional<Arch> A = parseArch(*Name);
-    if (!A) {
-      std::string Future = describeFutureArch(*Name);
-      error(Item, !Future.empty() ? Future
-                                  : "unknown architecture '" + *Name +
-                                        "' (valid: " + getArchList() + ")");
-      continue;
-    }
-    if (std::find(Space.Archs.begin(), Space.Archs.end(), *A) !=
-        Space.Archs.end()) {
-      error(Item, "architecture '" + *Name + "' is listed twice");
-      continue;
-    }
-    Space.Archs.push_back(*A);
-  }
-  if (Space.Archs.empty() && Node.IsSequence() && Node.size() == 0)
-    error(Node, "'arch' lists no architecture");
-}
 
 void SpaceLoader::loadParameters(const Entry &Parameters) {
   std::optional<std::vector<Entry>> Entries =
@@ -494,7 +300,7 @@ bool SpaceLoader::load(const YAML::Node &Root) {
                            ? " (the .tile file, relative to this one)"
                            : ""));
   if (const Entry *Arch = Find("arch"))
-    loadArchs(Arch->Value);
+    readArchs(Arch->Value, "'arch'", Space.Archs);
 
   // The kernel: everything else is checked against it.
   const Entry *Spec = Find("spec");
@@ -512,7 +318,8 @@ bool SpaceLoader::load(const YAML::Node &Root) {
         (std::filesystem::path(Space.File->getName()).parent_path() / SpecPath)
             .lexically_normal();
   std::string Problem;
-  std::optional<std::string> Contents = readFile(SpecPath.string(), Problem);
+  std::optional<std::string> Contents =
+      readYamlFile(SpecPath.string(), Problem);
   if (!Contents) {
     error(Spec->Value, "cannot read the kernel file '" + SpecPath.string() +
                            "': " + Problem);
@@ -526,10 +333,8 @@ bool SpaceLoader::load(const YAML::Node &Root) {
     const Entry *Kernel = Find("kernel");
     error(Kernel ? Kernel->Value : Spec->Value, SelectionError);
   }
-  if (!Space.Kernel) {
-    ++Errors;
+  if (!Space.Kernel)
     return false;
-  }
 
   if (const Entry *Parameters = Find("parameters"))
     loadParameters(*Parameters);
@@ -539,7 +344,7 @@ bool SpaceLoader::load(const YAML::Node &Root) {
     loadLimits(Limits->Value);
   if (const Entry *Shapes = Find("shapes"))
     loadShapes(*Shapes);
-  return Errors == 0;
+  return getNumErrors() == 0;
 }
 
 } // namespace
@@ -548,7 +353,7 @@ std::unique_ptr<TuningSpace>
 tilec::loadTuningSpace(const std::string &Path, const DiagnosticSink &Sink) {
   auto Space = std::make_unique<TuningSpace>();
   std::string Problem;
-  std::optional<std::string> Contents = readFile(Path, Problem);
+  std::optional<std::string> Contents = readYamlFile(Path, Problem);
   if (!Contents) {
     Diagnostic D;
     D.Message = "cannot read the tuning space '" + Path + "': " + Problem;
@@ -557,24 +362,10 @@ tilec::loadTuningSpace(const std::string &Path, const DiagnosticSink &Sink) {
   }
   Space->File = std::make_unique<SourceFile>(Path, *Contents);
   SpaceLoader Loader(*Space, Sink);
-  try {
-    std::vector<YAML::Node> Documents = YAML::LoadAll(*Contents);
-    if (Documents.empty()) {
-      Loader.error(0, "the tuning space is empty (docs/tuning.md describes "
-                      "its keys)");
-      return nullptr;
-    }
-    if (Documents.size() > 1) {
-      Loader.error(Documents[1].Mark().pos,
-                   "a tuning space is one YAML document; this is a second");
-      return nullptr;
-    }
-    if (!Loader.load(Documents.front()))
-      return nullptr;
-  } catch (const YAML::Exception &Failure) {
-    Loader.error(Failure.mark.is_null() ? 0 : Failure.mark.pos,
-                 "malformed YAML: " + Failure.msg);
+  std::optional<YAML::Node> Root = Loader.parseDocument(
+      "a tuning space",
+      "the tuning space is empty (docs/tuning.md describes its keys)");
+  if (!Root || !Loader.load(*Root))
     return nullptr;
-  }
   return Space;
 }

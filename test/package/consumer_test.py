@@ -38,7 +38,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SPEC = os.path.join(ROOT, "specs", "vector_add.tile")
 PROJECT_FILES = ["CMakeLists.txt", "RunVectorAdd.cpp", "RunEmbedded.cpp",
-                 "DeviceMemory.cpp", "DeviceMemory.h"]
+                 "DeviceMemory.cpp", "DeviceMemory.h", "kernels.yaml"]
 
 
 class Failure(Exception):
@@ -143,12 +143,19 @@ def consumer_project(work, prefix):
     fatbin = [os.path.join(tree, "kfat", name) for name in
               ("vector_add.fatbin", "vector_add.sm_80.json",
                "vector_add.sm_90a.json")]
-    outputs = cubins + fatbin
+    manifest = [os.path.join(tree, "kman", "%s.%s.%s" % (stem, arch, ext))
+                for stem in ("vector_add", "vector_add-dtype_f16-block_2048")
+                for arch in ("sm_80", "sm_90a") for ext in ("cubin", "json")]
+    outputs = cubins + fatbin + manifest
     check(not any(os.path.exists(p) for p in outputs),
           "configuring compiled kernels: that is the build's work")
     log = build(tree)
-    check(log.count("tilec: compiling vector_add.tile") == 3,
-          "the first build did not run tilec once per target:\n" + log)
+    # Once per target, and once per configuration of the manifest.
+    check(log.count("tilec: compiling vector_add.tile") == 5,
+          "the first build did not run tilec once per compilation:\n" + log)
+    check("tilec: compiling vector_add.tile for sm_80 sm_90a with -D "
+          "dtype=f16 -D block=2048" in log,
+          "the manifest's second configuration was not compiled:\n" + log)
     check("tilec: embedding the kernels of kemb" in log,
           "the first build did not generate the EMBED library:\n" + log)
     with open(os.path.join(tree, "kemb.embed", "kemb.h")) as f:
@@ -249,6 +256,15 @@ BAD_CALLS = [
     ("tilec_embed_kernels(k)", r"tilec_embed_kernels\(k\): no JSONS"),
     ("tilec_embed_kernels(k JSONS nope.json)",
      r"tilec_embed_kernels\(k\): '[^']*nope\.json' does not exist"),
+    ("tilec_add_kernels(k MANIFEST nope.yaml)",
+     r"the manifest '[^']*nope\.yaml' does not exist"),
+    ("tilec_add_kernels(k MANIFEST bad.yaml)",
+     r"bad\.yaml:4:\d+: error: unknown architecture 'sm_99'"),
+    ("tilec_add_kernels(k MANIFEST two.yaml EMBED)",
+     r"EMBED declares one function per kernel, and the manifest has several "
+     r"configurations of '[^']*vector_add\.tile'"),
+    ("tilec_add_kernels(k MANIFEST bad.yaml ARCHS sm_80)",
+     r"MANIFEST names the sources, architectures and -D values itself"),
     ("add_custom_target(k)\n"
      "tilec_add_kernels(k SOURCES vector_add.tile ARCHS sm_80)",
      r"a target named 'k' already exists"),
@@ -264,6 +280,12 @@ def bad_calls(work, prefix):
         os.makedirs(os.path.join(source, "other"))
         shutil.copy(SPEC, source)
         shutil.copy(SPEC, os.path.join(source, "other"))
+        with open(os.path.join(source, "bad.yaml"), "w") as f:
+            f.write("kernels:\n  - spec: vector_add.tile\n"
+                    "    archs:\n      - sm_99\n")
+        with open(os.path.join(source, "two.yaml"), "w") as f:
+            f.write("kernels:\n  - spec: vector_add.tile\n"
+                    "    archs: sm_80\n    configs: [{}, {block: 2048}]\n")
         with open(os.path.join(source, "CMakeLists.txt"), "w") as f:
             f.write("cmake_minimum_required(VERSION 3.20)\n"
                     "project(bad LANGUAGES CXX)\n"

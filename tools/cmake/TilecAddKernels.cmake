@@ -5,6 +5,7 @@
 #     SOURCES <file.tile>...         relative to CMAKE_CURRENT_SOURCE_DIR
 #     ARCHS <arch>...                sm_80 sm_86 sm_89 sm_90 sm_90a
 #     [DEFINES <NAME=VALUE>...]      -D for every source
+#   | MANIFEST <file.yaml>           kernels x configs x archs instead
 #     [OUTPUT_DIRECTORY <dir>]       default ${CMAKE_CURRENT_BINARY_DIR}/<name>
 #     [FATBIN]                       one <kernel>.fatbin for all ARCHS
 #     [EMBED])                       a library with the kernels inside
@@ -27,6 +28,12 @@
 # application reads no kernel file; the compilation target is
 # <name>_tilec. tilec_embed_kernels() makes such a library from kernels
 # compiled elsewhere (no compiler needed: a runtime-only package has it).
+#
+# With MANIFEST (docs/cmake.md, "Manifests") the compilations come from a
+# YAML kernel manifest, checked at configure time by `tilec-tune manifest`
+# (located errors); each of its kernels' configurations is one compilation
+# for the entry's architectures, and the configuration reruns when the
+# manifest changes.
 #
 # Configuring runs `tilec -M` on each source (the front end only) to learn
 # the kernels' file names, and reruns when a source changes; building runs
@@ -129,14 +136,145 @@ function(tilec_embed_kernels name)
   _tilec_embed("${fn}" "${name}" "${jsons}" "")
 endfunction()
 
+# Sets `out_var` to tilec's flags for `archs`, `defines` (NAME=VALUE),
+# `kernel` (empty: every kernel of the source) and FATBIN (`fatbin` true).
+function(_tilec_compile_flags archs defines kernel fatbin out_var)
+  list(JOIN archs "," arch_list)
+  set(flags --arch "${arch_list}")
+  foreach(define IN LISTS defines)
+    list(APPEND flags -D "${define}")
+  endforeach()
+  if(kernel)
+    list(APPEND flags --kernel "${kernel}")
+  endif()
+  if(fatbin)
+    list(APPEND flags --emit=fatbin,json)
+  else()
+    list(APPEND flags --emit=cubin,json)
+  endif()
+  set(${out_var} "${flags}" PARENT_SCOPE)
+endfunction()
+
+# Sets `out_var` to the `compiles` array (JSON) of the kernel manifest
+# `manifest` (relative to CMAKE_CURRENT_SOURCE_DIR), checked by
+# `tilec-tune manifest`; its problems stop the configuration.
+function(_tilec_manifest_compiles fn manifest out_var)
+  get_filename_component(manifest "${manifest}" ABSOLUTE
+                         BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${manifest}" OR IS_DIRECTORY "${manifest}")
+    message(FATAL_ERROR "${fn}: the manifest '${manifest}' does not exist "
+      "(relative paths are relative to ${CMAKE_CURRENT_SOURCE_DIR})")
+  endif()
+  if(NOT TARGET tilec::tilec-tune)
+    message(FATAL_ERROR "${fn}: MANIFEST needs tilec-tune, which this tilec "
+      "package (${_TILEC_CMAKE_DIR}) lacks")
+  endif()
+  get_target_property(tune_path tilec::tilec-tune LOCATION)
+  execute_process(
+    COMMAND "${tune_path}" manifest "${manifest}"
+    OUTPUT_VARIABLE text
+    ERROR_VARIABLE errors
+    RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${fn}: the manifest '${manifest}' has errors:\n"
+      "${errors}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${manifest}")
+  string(JSON compiles ERROR_VARIABLE error GET "${text}" compiles)
+  if(error)
+    message(FATAL_ERROR "${fn}: tilec-tune manifest printed no compilations: "
+      "${error}")
+  endif()
+  set(${out_var} "${compiles}" PARENT_SCOPE)
+endfunction()
+
+# Adds the command that compiles `source` with `flags` into `dir` (its
+# depfile in `depdir`, numbered by the variable `index_var`) and appends
+# the files it writes to the list variable `outputs_var`, refusing a file
+# another compilation of the call writes.
+function(_tilec_add_compile fn source flags dir depdir index_var outputs_var)
+  set(all_outputs ${${outputs_var}})
+  set(index ${${index_var}})
+  get_target_property(tilec_path tilec::tilec LOCATION)
+  # "sm_80 sm_90a", and the -D values, for the build's progress line.
+  list(FIND flags --arch at)
+  math(EXPR at "${at} + 1")
+  list(GET flags ${at} shown_archs)
+  string(REPLACE "," " " shown_archs "${shown_archs}")
+  set(shown_defines "")
+  set(next_is_define FALSE)
+  foreach(flag IN LISTS flags)
+    if(next_is_define)
+      string(APPEND shown_defines " -D ${flag}")
+    endif()
+    set(next_is_define FALSE)
+    if(flag STREQUAL "-D")
+      set(next_is_define TRUE)
+    endif()
+  endforeach()
+  if(shown_defines)
+    set(shown_archs "${shown_archs} with${shown_defines}")
+  endif()
+  foreach(path "${source}" "${dir}")
+    if(path MATCHES "\\\\")
+      message(FATAL_ERROR "${fn}: '${path}' has a backslash, which a "
+        "dependency file cannot spell unambiguously")
+    endif()
+  endforeach()
+  if(NOT EXISTS "${source}" OR IS_DIRECTORY "${source}")
+    message(FATAL_ERROR "${fn}: the source '${source}' does not exist "
+      "(relative paths are relative to ${CMAKE_CURRENT_SOURCE_DIR})")
+  endif()
+  # The files tilec writes for this source, from its front end; a kernel
+  # added or renamed reconfigures.
+  execute_process(
+    COMMAND "${tilec_path}" "${source}" ${flags} -o "${dir}/" -M
+    OUTPUT_VARIABLE rule
+    ERROR_VARIABLE errors
+    RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    list(JOIN flags " " shown_flags)
+    message(FATAL_ERROR "${fn}: tilec rejects '${source}' with "
+      "${shown_flags}:\n${errors}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+               "${source}")
+  _tilec_make_rule_targets("${rule}" outputs)
+  foreach(output IN LISTS outputs)
+    if(output IN_LIST all_outputs)
+      message(FATAL_ERROR "${fn}: two sources would write '${output}' "
+        "(kernels of the same name): give them separate "
+        "tilec_add_kernels() calls with different OUTPUT_DIRECTORY")
+    endif()
+  endforeach()
+  list(APPEND all_outputs ${outputs})
+
+  get_filename_component(stem "${source}" NAME_WE)
+  set(depfile "${depdir}/${index}-${stem}.d")
+  math(EXPR index "${index} + 1")
+  file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${source}")
+  add_custom_command(
+    OUTPUT ${outputs}
+    COMMAND tilec::tilec "${source}" ${flags} -o "${dir}/" -MD -MF
+            "${depfile}"
+    DEPENDS "${source}" "$<TARGET_FILE:tilec::tilec>"
+    DEPFILE "${depfile}"
+    COMMENT "tilec: compiling ${shown} for ${shown_archs}"
+    VERBATIM)
+  set(${index_var} ${index} PARENT_SCOPE)
+  set(${outputs_var} ${all_outputs} PARENT_SCOPE)
+endfunction()
+
 function(tilec_add_kernels name)
   set(fn "tilec_add_kernels(${name})")
-  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN;EMBED" "OUTPUT_DIRECTORY"
-                        "SOURCES;ARCHS;DEFINES")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN;EMBED"
+                        "OUTPUT_DIRECTORY;MANIFEST" "SOURCES;ARCHS;DEFINES")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments '${TK_UNPARSED_ARGUMENTS}' "
       "(expected SOURCES <file.tile>... ARCHS <arch>... [DEFINES "
-      "<NAME=VALUE>...] [OUTPUT_DIRECTORY <dir>] [FATBIN] [EMBED])")
+      "<NAME=VALUE>...] or MANIFEST <file.yaml>, then [OUTPUT_DIRECTORY "
+      "<dir>] [FATBIN] [EMBED])")
   endif()
   foreach(keyword IN LISTS TK_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${fn}: ${keyword} is given without a value")
@@ -152,12 +290,20 @@ function(tilec_add_kernels name)
   if(TARGET ${name})
     message(FATAL_ERROR "${fn}: a target named '${name}' already exists")
   endif()
-  if(NOT TK_SOURCES)
-    message(FATAL_ERROR "${fn}: no SOURCES: name the .tile files to compile")
-  endif()
-  if(NOT TK_ARCHS)
-    message(FATAL_ERROR "${fn}: no ARCHS: name the architectures to compile "
-      "for (sm_80, sm_86, sm_89, sm_90, sm_90a)")
+  if(TK_MANIFEST)
+    if(TK_SOURCES OR TK_ARCHS OR TK_DEFINES)
+      message(FATAL_ERROR "${fn}: MANIFEST names the sources, architectures "
+        "and -D values itself: give it without SOURCES, ARCHS or DEFINES")
+    endif()
+  else()
+    if(NOT TK_SOURCES)
+      message(FATAL_ERROR "${fn}: no SOURCES: name the .tile files to "
+        "compile (or give a MANIFEST)")
+    endif()
+    if(NOT TK_ARCHS)
+      message(FATAL_ERROR "${fn}: no ARCHS: name the architectures to "
+        "compile for (sm_80, sm_86, sm_89, sm_90, sm_90a)")
+    endif()
   endif()
 
   set(dir "${CMAKE_CURRENT_BINARY_DIR}/${name}")
@@ -165,72 +311,58 @@ function(tilec_add_kernels name)
     get_filename_component(dir "${TK_OUTPUT_DIRECTORY}" ABSOLUTE
                            BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
   endif()
-  list(JOIN TK_ARCHS "," arch_list)
-  list(JOIN TK_ARCHS " " shown_archs)
-  set(flags --arch "${arch_list}")
-  foreach(define IN LISTS TK_DEFINES)
-    list(APPEND flags -D "${define}")
-  endforeach()
-  if(TK_FATBIN)
-    list(APPEND flags --emit=fatbin,json)
-  else()
-    list(APPEND flags --emit=cubin,json)
-  endif()
-  get_target_property(tilec_path tilec::tilec LOCATION)
   set(depdir "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${name}.tilec")
 
   set(all_outputs "")
   set(index 0)
-  foreach(source IN LISTS TK_SOURCES)
-    get_filename_component(source "${source}" ABSOLUTE
-                           BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    foreach(path "${source}" "${dir}")
-      if(path MATCHES "\\\\")
-        message(FATAL_ERROR "${fn}: '${path}' has a backslash, which a "
-          "dependency file cannot spell unambiguously")
+  if(TK_MANIFEST)
+    _tilec_manifest_compiles("${fn}" "${TK_MANIFEST}" compiles)
+    set(embedded "")
+    string(JSON count LENGTH "${compiles}")
+    math(EXPR last "${count} - 1")
+    foreach(c RANGE ${last})
+      string(JSON spec GET "${compiles}" ${c} spec)
+      string(JSON kernel GET "${compiles}" ${c} kernel)
+      string(JSON arch_count LENGTH "${compiles}" ${c} archs)
+      string(JSON define_count LENGTH "${compiles}" ${c} defines)
+      set(archs "")
+      math(EXPR last_arch "${arch_count} - 1")
+      foreach(a RANGE ${last_arch})
+        string(JSON arch GET "${compiles}" ${c} archs ${a})
+        list(APPEND archs "${arch}")
+      endforeach()
+      set(defines "")
+      if(define_count GREATER 0)
+        math(EXPR last_define "${define_count} - 1")
+        foreach(d RANGE ${last_define})
+          string(JSON define GET "${compiles}" ${c} defines ${d})
+          list(APPEND defines "${define}")
+        endforeach()
       endif()
-    endforeach()
-    if(NOT EXISTS "${source}" OR IS_DIRECTORY "${source}")
-      message(FATAL_ERROR "${fn}: the source '${source}' does not exist "
-        "(relative paths are relative to ${CMAKE_CURRENT_SOURCE_DIR})")
-    endif()
-    # The files tilec writes for this source, from its front end; a kernel
-    # added or renamed reconfigures.
-    execute_process(
-      COMMAND "${tilec_path}" "${source}" ${flags} -o "${dir}/" -M
-      OUTPUT_VARIABLE rule
-      ERROR_VARIABLE errors
-      RESULT_VARIABLE status)
-    if(NOT status EQUAL 0)
-      list(JOIN flags " " shown_flags)
-      message(FATAL_ERROR "${fn}: tilec rejects '${source}' with "
-        "${shown_flags}:\n${errors}")
-    endif()
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
-                 "${source}")
-    _tilec_make_rule_targets("${rule}" outputs)
-    foreach(output IN LISTS outputs)
-      if(output IN_LIST all_outputs)
-        message(FATAL_ERROR "${fn}: two sources would write '${output}' "
-          "(kernels of the same name): give them separate "
-          "tilec_add_kernels() calls with different OUTPUT_DIRECTORY")
+      if(TK_EMBED)
+        # One function per kernel: a second variant of one would collide.
+        if("${spec}|${kernel}" IN_LIST embedded)
+          message(FATAL_ERROR "${fn}: EMBED declares one function per "
+            "kernel, and the manifest has several configurations of "
+            "'${spec}': embed one configuration per kernel")
+        endif()
+        list(APPEND embedded "${spec}|${kernel}")
       endif()
+      _tilec_compile_flags("${archs}" "${defines}" "${kernel}" "${TK_FATBIN}"
+                           flags)
+      _tilec_add_compile("${fn}" "${spec}" "${flags}" "${dir}" "${depdir}"
+                         index all_outputs)
     endforeach()
-    list(APPEND all_outputs ${outputs})
-
-    get_filename_component(stem "${source}" NAME_WE)
-    set(depfile "${depdir}/${index}-${stem}.d")
-    math(EXPR index "${index} + 1")
-    file(RELATIVE_PATH shown "${CMAKE_SOURCE_DIR}" "${source}")
-    add_custom_command(
-      OUTPUT ${outputs}
-      COMMAND tilec::tilec "${source}" ${flags} -o "${dir}/" -MD -MF
-              "${depfile}"
-      DEPENDS "${source}" "$<TARGET_FILE:tilec::tilec>"
-      DEPFILE "${depfile}"
-      COMMENT "tilec: compiling ${shown} for ${shown_archs}"
-      VERBATIM)
-  endforeach()
+  else()
+    _tilec_compile_flags("${TK_ARCHS}" "${TK_DEFINES}" "" "${TK_FATBIN}"
+                         flags)
+    foreach(source IN LISTS TK_SOURCES)
+      get_filename_component(source "${source}" ABSOLUTE
+                             BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+      _tilec_add_compile("${fn}" "${source}" "${flags}" "${dir}" "${depdir}"
+                         index all_outputs)
+    endforeach()
+  endif()
 
   set(kernels_target ${name})
   if(TK_EMBED)
