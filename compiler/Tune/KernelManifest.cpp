@@ -5,8 +5,6 @@
 #include "compiler/Tune/KernelSpec.h"
 #include "compiler/Tune/YamlReader.h"
 
-#include <filesystem>
-
 using namespace tilec;
 
 namespace {
@@ -61,12 +59,7 @@ void ManifestLoader::loadEntry(const YAML::Node &Item,
                                             std::end(EntryKeys)));
   if (!Entries)
     return;
-  auto Find = [&](std::string_view Key) -> const Entry * {
-    for (const Entry &E : *Entries)
-      if (E.Key.Scalar() == Key)
-        return &E;
-    return nullptr;
-  };
+  auto Find = [&](std::string_view Key) { return find(*Entries, Key); };
   const Entry *Spec = Find("spec");
   const Entry *ArchList = Find("archs");
   if (!Spec || !ArchList) {
@@ -76,40 +69,15 @@ void ManifestLoader::loadEntry(const YAML::Node &Item,
                            : " (the architectures to compile for)"));
     return;
   }
-  std::optional<std::string> SpecName = readString(Spec->Value, "'spec'");
-  std::optional<std::string> KernelName = std::string();
-  if (const Entry *Kernel = Find("kernel"))
-    KernelName = readString(Kernel->Value, "'kernel'");
   std::vector<Arch> Archs;
   unsigned Before = getNumErrors();
   readArchs(ArchList->Value, "'archs'", Archs);
-  if (!SpecName || !KernelName || getNumErrors() != Before)
+  std::unique_ptr<KernelSpec> Kernel = loadKernel(*Spec, Find("kernel"));
+  if (!Kernel || getNumErrors() != Before)
     return;
-
-  std::filesystem::path SpecPath(*SpecName);
-  if (SpecPath.is_relative())
-    SpecPath =
-        (std::filesystem::path(getFile().getName()).parent_path() / SpecPath)
-            .lexically_normal();
-  std::string Problem;
-  std::optional<std::string> Contents =
-      readYamlFile(SpecPath.string(), Problem);
-  if (!Contents) {
-    error(Spec->Value, "cannot read the kernel file '" + SpecPath.string() +
-                           "': " + Problem);
-    return;
-  }
-  std::string SelectionError;
-  std::unique_ptr<KernelSpec> Kernel = KernelSpec::load(
-      std::make_unique<SourceFile>(SpecPath.string(), std::move(*Contents)),
-      *KernelName, Sink, SelectionError);
-  if (!Kernel) {
-    const Entry *Name = Find("kernel");
-    error(Name ? Name->Value : Spec->Value,
-          SelectionError.empty() ? "the kernel file has errors (above)"
-                                 : SelectionError);
-    return;
-  }
+  std::string KernelName;
+  if (const Entry *Name = Find("kernel"))
+    KernelName = Name->Value.Scalar();
 
   std::vector<YAML::Node> Configs;
   if (const Entry *List = Find("configs")) {
@@ -159,8 +127,7 @@ void ManifestLoader::loadEntry(const YAML::Node &Item,
     if (Repeated)
       continue;
     Stems.emplace_back(Check.Stem, Where);
-    Out.push_back(
-        {SpecPath.string(), *KernelName, Archs, *Defines, Check.Stem});
+    Out.push_back({Kernel->getPath(), KernelName, Archs, *Defines, Check.Stem});
   }
 }
 

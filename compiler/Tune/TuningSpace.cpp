@@ -286,12 +286,7 @@ bool SpaceLoader::load(const YAML::Node &Root) {
                                             std::end(TopLevelKeys)));
   if (!Entries)
     return false;
-  auto Find = [&](std::string_view Key) -> const Entry * {
-    for (const Entry &E : *Entries)
-      if (E.Key.Scalar() == Key)
-        return &E;
-    return nullptr;
-  };
+  auto Find = [&](std::string_view Key) { return find(*Entries, Key); };
   for (const char *Required : {"spec", "arch", "parameters", "shapes"})
     if (!Find(Required))
       error(Root, std::string("the tuning space has no '") + Required +
@@ -304,35 +299,9 @@ bool SpaceLoader::load(const YAML::Node &Root) {
 
   // The kernel: everything else is checked against it.
   const Entry *Spec = Find("spec");
-  std::optional<std::string> SpecName;
-  if (Spec)
-    SpecName = readString(Spec->Value, "'spec'");
-  std::optional<std::string> KernelName = std::string();
-  if (const Entry *Kernel = Find("kernel"))
-    KernelName = readString(Kernel->Value, "'kernel'");
-  if (!SpecName || !KernelName)
+  if (!Spec)
     return false;
-  std::filesystem::path SpecPath(*SpecName);
-  if (SpecPath.is_relative())
-    SpecPath =
-        (std::filesystem::path(Space.File->getName()).parent_path() / SpecPath)
-            .lexically_normal();
-  std::string Problem;
-  std::optional<std::string> Contents =
-      readYamlFile(SpecPath.string(), Problem);
-  if (!Contents) {
-    error(Spec->Value, "cannot read the kernel file '" + SpecPath.string() +
-                           "': " + Problem);
-    return false;
-  }
-  std::string SelectionError;
-  Space.Kernel = KernelSpec::load(
-      std::make_unique<SourceFile>(SpecPath.string(), std::move(*Contents)),
-      *KernelName, Sink, SelectionError);
-  if (!SelectionError.empty()) {
-    const Entry *Kernel = Find("kernel");
-    error(Kernel ? Kernel->Value : Spec->Value, SelectionError);
-  }
+  Space.Kernel = loadKernel(*Spec, Find("kernel"));
   if (!Space.Kernel)
     return false;
 

@@ -200,3 +200,42 @@ void YamlReader::readArchs(const YAML::Node &Node, const char *Key,
   if (Archs.empty() && Node.IsSequence() && Node.size() == 0)
     error(Node, std::string(Key) + " lists no architecture");
 }
+
+const YamlReader::Entry *YamlReader::find(const std::vector<Entry> &Entries,
+                                          std::string_view Key) {
+  for (const Entry &E : Entries)
+    if (E.Key.Scalar() == Key)
+      return &E;
+  return nullptr;
+}
+
+std::unique_ptr<KernelSpec> YamlReader::loadKernel(const Entry &Spec,
+                                                   const Entry *Kernel) {
+  std::optional<std::string> SpecName = readString(Spec.Value, "'spec'");
+  std::optional<std::string> KernelName = std::string();
+  if (Kernel)
+    KernelName = readString(Kernel->Value, "'kernel'");
+  if (!SpecName || !KernelName)
+    return nullptr;
+  std::filesystem::path SpecPath(*SpecName);
+  if (SpecPath.is_relative())
+    SpecPath = (std::filesystem::path(File.getName()).parent_path() / SpecPath)
+                   .lexically_normal();
+  std::string Problem;
+  std::optional<std::string> Contents =
+      readYamlFile(SpecPath.string(), Problem);
+  if (!Contents) {
+    error(Spec.Value, "cannot read the kernel file '" + SpecPath.string() +
+                          "': " + Problem);
+    return nullptr;
+  }
+  std::string SelectionError;
+  std::unique_ptr<KernelSpec> Loaded = KernelSpec::load(
+      std::make_unique<SourceFile>(SpecPath.string(), std::move(*Contents)),
+      *KernelName, Sink, SelectionError);
+  if (!SelectionError.empty())
+    error(Kernel ? Kernel->Value : Spec.Value, SelectionError);
+  else if (!Loaded)
+    ++Errors; // The front end reported the .tile file's errors.
+  return Loaded;
+}

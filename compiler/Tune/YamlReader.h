@@ -13,10 +13,12 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/SourceFile.h"
 #include "compiler/Target.h"
+#include "compiler/Tune/KernelSpec.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +68,16 @@ public:
   std::optional<std::vector<Entry>>
   readMap(const YAML::Node &Map, const char *What,
           const std::vector<std::string_view> &Known);
+  /// Returns the entry of `Entries` whose key is `Key`, or null.
+  static const Entry *find(const std::vector<Entry> &Entries,
+                           std::string_view Key);
+  /// Loads the kernel a file names with `spec` (a path relative to this
+  /// file's directory) and, if not null, `kernel` (needed when the .tile
+  /// file has several kernels). Problems are reported (the .tile file's own
+  /// as tilec reports them); null after any.
+  std::unique_ptr<KernelSpec> loadKernel(const Entry &Spec,
+                                         const Entry *Kernel);
+
   /// Reads a non-empty string scalar.
   std::optional<std::string> readString(const YAML::Node &Node,
                                         const char *What);
