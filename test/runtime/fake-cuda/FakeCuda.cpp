@@ -92,17 +92,24 @@ CUresult CUDAAPI fakeGetErrorString(CUresult, const char **text) {
   return CUDA_SUCCESS;
 }
 
+/// The number of devices FAKE_CUDA_DEVICES names (1 to 8), default 1.
+int deviceCount() {
+  const char *Text = std::getenv("FAKE_CUDA_DEVICES");
+  int Count = Text ? std::atoi(Text) : 1;
+  return Count < 1 ? 1 : Count > 8 ? 8 : Count;
+}
+
 CUresult CUDAAPI fakeDeviceGetCount(int *result) {
   count(Id_cuDeviceGetCount);
-  *result = 1;
+  *result = deviceCount();
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI fakeDeviceGet(CUdevice *device, int ordinal) {
   count(Id_cuDeviceGet);
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
   return CUDA_SUCCESS;
 }
 

@@ -3,7 +3,8 @@
 |* libcuda.so.1 built from FakeCuda.cpp stands in for the NVIDIA driver in    *|
 |* tests and host-overhead measurements on machines without a GPU: put its    *|
 |* directory first in LD_LIBRARY_PATH and libtilert loads it. It has one      *|
-|* device (compute capability from FAKE_CUDA_CC, default "9.0"), "device      *|
+|* device, or FAKE_CUDA_DEVICES (up to 8) of one name sharing one context    *|
+|* (compute capability from FAKE_CUDA_CC, default "9.0"), "device            *|
 |* memory" in host memory, accepts any binary, and runs no kernel: a launch   *|
 |* is recorded, and an event is complete once recorded (its times are host   *|
 |* times). These functions, looked up with dlsym or ctypes, read what it      *|

@@ -237,6 +237,26 @@ class TuneTest(unittest.TestCase):
         [shape] = self.read_database()["devices"][0]["shapes"]
         self.assertEqual(shape["final_round"], [])
 
+    def test_every_device_of_a_name_works_on_one_entry(self):
+        self.need_fake_driver()
+        self.env["FAKE_CUDA_DEVICES"] = "2"
+        self.expect_error("--device 2: there are 2 CUDA device(s)",
+                          "--shape", "N=4096", "--device", "2")
+        self.expect_error("--device 0 is given twice", "--shape", "N=4096",
+                          "--device", "0", "--device", "0")
+        result = self.tune("--shape", "N=4096", "--shape", "N=8192",
+                           "--shape", "N=100000")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("on 2 device(s) [Fake CUDA device: 0,1]", result.stdout)
+        [device] = self.read_database()["devices"]
+        self.assertEqual(device["ordinals"], [0, 1])
+        self.assertEqual([s["measured"] for s in device["shapes"]], [3, 3, 3])
+        # Only the second device, on an entry of its own name.
+        result = self.tune("--shape", "N=4096", "--device", "1")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        [device] = self.read_database()["devices"]
+        self.assertEqual(device["ordinals"], [1])
+
     def test_a_reference_that_writes_nothing_is_refused(self):
         self.need_fake_driver()
         # C only written: the fake runs nothing, so C keeps its fill.
