@@ -154,6 +154,20 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(result.returncode, 1, result.stderr)
         self.assertIn("missing --scalar alpha=VALUE", result.stderr)
 
+    def test_a_corrupt_index_is_an_error(self):
+        index = os.path.join(self.package, "index.json")
+        with open(index, "w") as f:
+            f.write('{"schema": "tilec.package/1", "kernel": ')
+        self.expect_error("TILERT_ERROR_METADATA: " + index, "--shape",
+                          "N=8")
+        with open(index, "w") as f:
+            json.dump({"schema": "tilec.package/1", "kernel": "scale_add",
+                       "default": "scale_add", "variants": [],
+                       "shapes": [{"N": 0}]}, f)
+        self.expect_error("TILERT_ERROR_METADATA: " + index + ": field "
+                          "'variants': the package has no variant", "--shape",
+                          "N=8")
+
     def test_a_default_that_cannot_load_is_fatal(self):
         with open(os.path.join(self.package, "scale_add.sm_90a.cubin"),
                   "wb") as f:
@@ -256,6 +270,18 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         [device] = self.read_database()["devices"]
         self.assertEqual(device["ordinals"], [1])
+
+    def test_a_corrupt_database_is_replaced(self):
+        self.need_fake_driver()
+        database = os.path.join(self.package, "tuning.json")
+        with open(database, "w") as f:
+            f.write("not JSON")
+        result = self.tune("--shape", "N=4096")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("tile-bench: warning: replacing " + database +
+                      " (not a tuning database of this package's "
+                      "index.json)", result.stderr)
+        self.assertEqual(self.read_database()["schema"], "tilec.tuning/1")
 
     def test_a_reference_that_writes_nothing_is_refused(self):
         self.need_fake_driver()
