@@ -542,8 +542,8 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
       return false;
     CodegenCost += Built->cost;
     for (const std::string &Warning : Built->resources.performanceWarnings) {
-      Messages.push_back("warning: " + Built->kernelName + " " +
-                         Built->target.arch + ": ptxas " + Warning);
+      Messages.push_back(formatPtxasNoteWarning(Built->kernelName,
+                                                Built->target.arch, Warning));
       Err << "tilec: " << Messages.back() << "\n";
     }
     if (Options.Stats) {
@@ -952,4 +952,17 @@ void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
     return;
   }
   Out << "ptxas version " << Version->text << " (" << *Ptxas << ")\n";
+}
+
+/// What follows the kernel and arch in a ptxas note's warning.
+static constexpr llvm::StringLiteral PtxasNoteMarker = ": ptxas ";
+
+std::string tilec::formatPtxasNoteWarning(llvm::StringRef Kernel,
+                                          llvm::StringRef Arch,
+                                          llvm::StringRef Note) {
+  return ("warning: " + Kernel + " " + Arch + PtxasNoteMarker + Note).str();
+}
+
+bool tilec::isPtxasNoteWarning(llvm::StringRef Line) {
+  return Line.contains("warning: ") && Line.contains(PtxasNoteMarker);
 }

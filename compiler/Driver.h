@@ -120,6 +120,17 @@ struct DriverOptions {
 int runDriver(const DriverOptions &Options, llvm::raw_ostream &Out,
               llvm::raw_ostream &Err);
 
+/// The warning the driver prints (after `tilec: `) for a performance note
+/// of ptxas on `Kernel` built for `Arch`: `warning: <kernel> <arch>: ptxas
+/// <note>`. The metadata holds the same notes
+/// (`resources.performance_warnings`).
+std::string formatPtxasNoteWarning(llvm::StringRef Kernel, llvm::StringRef Arch,
+                                   llvm::StringRef Note);
+
+/// Returns true if `Line`, a line of the driver's diagnostics, is a warning
+/// made by formatPtxasNoteWarning.
+bool isPtxasNoteWarning(llvm::StringRef Line);
+
 /// Prints the versions of tilec, LLVM and ptxas (found from `PtxasPath`, if
 /// not empty, or under `CudaPath` and the usual places) to `Out`.
 void printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,

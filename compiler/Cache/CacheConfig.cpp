@@ -1,6 +1,7 @@
 //===- CacheConfig.cpp - Where the compile cache is and how large ---------===//
 
 #include "compiler/Cache/CacheConfig.h"
+#include "compiler/Cache/CacheDirectory.h"
 
 #include <cstdlib>
 
@@ -91,13 +92,8 @@ CacheConfig tilec::resolveCacheConfig(const CacheEnvironment &Env,
           "' is not a size (bytes, optionally with a K, M, G or T suffix, "
           "such as 512M); the compile cache keeps its default bound of 1G");
   }
-  if (Env.CacheDir && !Env.CacheDir->empty())
-    Config.Directory = *Env.CacheDir;
-  else if (Env.XdgCacheHome && !Env.XdgCacheHome->empty() &&
-           Env.XdgCacheHome->front() == '/')
-    Config.Directory = *Env.XdgCacheHome + "/tilec";
-  else if (Env.Home && !Env.Home->empty())
-    Config.Directory = *Env.Home + "/.cache/tilec";
+  Config.Directory =
+      cacheRootDirectory(Env.CacheDir, Env.XdgCacheHome, Env.Home);
   if (Config.Directory.empty()) {
     Config.Warnings.push_back(
         "the compile cache has no directory (neither TILEC_CACHE_DIR, "

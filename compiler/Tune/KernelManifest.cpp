@@ -161,7 +161,7 @@ bool ManifestLoader::load(const YAML::Node &Root,
 std::optional<std::vector<ManifestCompile>>
 tilec::loadKernelManifest(const std::string &Path, const DiagnosticSink &Sink) {
   std::string Problem;
-  std::optional<std::string> Contents = readYamlFile(Path, Problem);
+  std::optional<std::string> Contents = readTextFile(Path, Problem);
   if (!Contents) {
     Diagnostic D;
     D.Message = "cannot read the kernel manifest '" + Path + "': " + Problem;

@@ -322,7 +322,7 @@ std::unique_ptr<TuningSpace>
 tilec::loadTuningSpace(const std::string &Path, const DiagnosticSink &Sink) {
   auto Space = std::make_unique<TuningSpace>();
   std::string Problem;
-  std::optional<std::string> Contents = readYamlFile(Path, Problem);
+  std::optional<std::string> Contents = readTextFile(Path, Problem);
   if (!Contents) {
     Diagnostic D;
     D.Message = "cannot read the tuning space '" + Path + "': " + Problem;

@@ -15,7 +15,7 @@
 
 using namespace tilec;
 
-std::optional<std::string> tilec::readYamlFile(const std::string &Path,
+std::optional<std::string> tilec::readTextFile(const std::string &Path,
                                                std::string &Problem) {
   std::error_code Failure;
   if (std::filesystem::is_directory(Path, Failure)) {
@@ -223,7 +223,7 @@ std::unique_ptr<KernelSpec> YamlReader::loadKernel(const Entry &Spec,
                    .lexically_normal();
   std::string Problem;
   std::optional<std::string> Contents =
-      readYamlFile(SpecPath.string(), Problem);
+      readTextFile(SpecPath.string(), Problem);
   if (!Contents) {
     error(Spec.Value, "cannot read the kernel file '" + SpecPath.string() +
                           "': " + Problem);

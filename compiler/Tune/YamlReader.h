@@ -26,9 +26,9 @@
 
 namespace tilec {
 
-/// Reads the file `Path` (at most limits::MaxSourceBytes), or returns
-/// nullopt with `Problem` set to why not.
-std::optional<std::string> readYamlFile(const std::string &Path,
+/// Reads a spec or YAML file `Path` (at most limits::MaxSourceBytes), or
+/// returns nullopt with `Problem` set to why not.
+std::optional<std::string> readTextFile(const std::string &Path,
                                         std::string &Problem);
 
 /// Parses a decimal integer, optionally negative, within int64.

@@ -4,6 +4,7 @@
 
 #include "FileIO.h"
 #include "Sha256.h"
+#include "compiler/Cache/CacheDirectory.h"
 
 #include <nlohmann/json.hpp>
 
@@ -20,9 +21,11 @@ namespace {
 /// The schema of a cache entry.
 constexpr const char *kEntrySchema = "tilec.bench-cache/1";
 
-std::string environment(const char *name) {
-  const char *Value = std::getenv(name);
-  return Value ? Value : "";
+/// The value of the environment variable `name`, if set.
+std::optional<std::string> environment(const char *name) {
+  if (const char *Value = std::getenv(name))
+    return std::string(Value);
+  return std::nullopt;
 }
 
 } // namespace
@@ -31,16 +34,10 @@ MeasurementCache::MeasurementCache(std::string directory, bool readEntries)
     : Directory(std::move(directory)), ReadEntries(readEntries) {}
 
 std::string MeasurementCache::defaultDirectory() {
-  std::string Dir = environment("TILEC_CACHE_DIR");
-  if (!Dir.empty())
-    return Dir + "/bench";
-  std::string Xdg = environment("XDG_CACHE_HOME");
-  if (!Xdg.empty() && Xdg.front() == '/')
-    return Xdg + "/tilec/bench";
-  std::string Home = environment("HOME");
-  if (!Home.empty())
-    return Home + "/.cache/tilec/bench";
-  return "";
+  std::string Root = tilec::cacheRootDirectory(environment("TILEC_CACHE_DIR"),
+                                               environment("XDG_CACHE_HOME"),
+                                               environment("HOME"));
+  return Root.empty() ? Root : Root + "/bench";
 }
 
 std::string MeasurementCache::keyOf(const std::string &description) {

@@ -30,7 +30,7 @@ struct ExportError : std::runtime_error {
 json readJson(const std::string &Path, const std::string &What,
               std::string &Bytes) {
   std::string Problem;
-  std::optional<std::string> Contents = readYamlFile(Path, Problem);
+  std::optional<std::string> Contents = readTextFile(Path, Problem);
   if (!Contents)
     throw ExportError("cannot read " + What + " '" + Path + "': " + Problem);
   Bytes = std::move(*Contents);
@@ -83,7 +83,7 @@ void exportManifest(const std::string &PackageDir,
   std::string SpecPath = stringAt(Source, "path", IndexPath);
   std::string SpecBytes;
   std::string Problem;
-  std::optional<std::string> Spec = readYamlFile(SpecPath, Problem);
+  std::optional<std::string> Spec = readTextFile(SpecPath, Problem);
   if (!Spec)
     throw ExportError("cannot read the package's spec '" + SpecPath +
                       "' (index.json's source.path, relative to where "

@@ -112,7 +112,7 @@ CompiledVariant tilec::compileVariant(const VariantOptions &Options,
   for (llvm::StringRef Line : Lines)
     // The performance notes of ptxas come from the metadata
     // (PerformanceWarnings), cached compilations included.
-    if (Line.contains("warning: ") && !Line.contains(": ptxas C"))
+    if (Line.contains("warning: ") && !isPtxasNoteWarning(Line))
       Result.Warnings.push_back(Line.str());
   std::string Prefix = Stem + "." + getArchName(Target);
   Result.Metadata = Prefix + ".json";
