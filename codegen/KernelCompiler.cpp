@@ -6,6 +6,7 @@
 #include "codegen/CudaToolkit.h"
 #include "codegen/Libdevice.h"
 #include "codegen/NvptxBackend.h"
+#include "codegen/Occupancy.h"
 #include "codegen/Pipeline.h"
 #include "codegen/Ptxas.h"
 #include "dialects/Tile/TileOps.h"
@@ -20,6 +21,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -33,6 +35,20 @@ constexpr uint64_t kFixedCost = 1024;
 LogicalResult report(Location loc, llvm::Error error) {
   emitError(loc) << llvm::toString(std::move(error));
   return failure();
+}
+
+/// The LLVM function attribute of `.minnctapersm`, the resident blocks the
+/// registers must leave room for.
+constexpr llvm::StringLiteral kMinBlocksAttr = "nvvm.minctasm";
+
+/// Returns true if `kernel` is searched for more resident blocks
+/// (codegen/Occupancy.h): it has no tensor-core GEMM, whose schedule fixes
+/// its registers, and is optimized.
+bool isMemoryBound(tile::KernelOp kernel, const CodegenOptions &options) {
+  if (options.optLevel == 0)
+    return false;
+  return !kernel.walk([](tile::GemmOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
 }
 
 /// Prints `module` to `os` under a banner like MLIR's IR printer's.
@@ -182,26 +198,64 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   llvm::raw_string_ostream irStream(artifacts.llvmIR);
   irStream << *llvmModule;
 
+  // Kept unemitted (code generation changes the module) for assembling the
+  // kernel again under a resident-block count.
+  bool searchOccupancy = options.assemble && isMemoryBound(kernel, options) &&
+                         !llvmModule->getFunction(artifacts.kernelName)
+                              ->hasFnAttribute(kMinBlocksAttr);
+  std::unique_ptr<llvm::Module> unemitted =
+      searchOccupancy ? llvm::CloneModule(*llvmModule) : nullptr;
+
   llvm::Expected<std::string> ptx = emitPtx(*llvmModule, **machine);
   if (!ptx)
     return report(loc, ptx.takeError());
   artifacts.ptx = std::move(*ptx);
 
   if (options.assemble) {
-    llvm::Expected<PtxasOutput> assembled = runPtxas(
-        ptxasPath, artifacts.ptx, *target, options.optLevel, options.lineInfo);
+    auto assemble = [&](std::string ptx) -> llvm::Expected<AssembledKernel> {
+      llvm::Expected<PtxasOutput> assembled =
+          runPtxas(ptxasPath, ptx, *target, options.optLevel, options.lineInfo);
+      if (!assembled)
+        return assembled.takeError();
+      llvm::StringMap<PtxasResources> report =
+          parsePtxasReport(assembled->report);
+      auto entry = report.find(artifacts.kernelName);
+      if (entry == report.end())
+        return llvm::createStringError(
+            "ptxas reported no resource usage for '" + artifacts.kernelName +
+            "':\n" + assembled->report);
+      return AssembledKernel{std::move(ptx), std::move(assembled->cubin),
+                             entry->second};
+    };
+    llvm::Expected<AssembledKernel> assembled = assemble(artifacts.ptx);
     if (!assembled)
       return report(loc, assembled.takeError());
-    llvm::StringMap<PtxasResources> report =
-        parsePtxasReport(assembled->report);
-    auto entry = report.find(artifacts.kernelName);
-    if (entry == report.end())
-      return emitError(loc) << "ptxas reported no resource usage for '"
-                            << artifacts.kernelName << "':\n"
-                            << assembled->report;
+    if (searchOccupancy) {
+      auto assembleForBlocks =
+          [&](unsigned blocks) -> llvm::Expected<AssembledKernel> {
+        std::unique_ptr<llvm::Module> trial = llvm::CloneModule(*unemitted);
+        trial->getFunction(artifacts.kernelName)
+            ->addFnAttr(kMinBlocksAttr, std::to_string(blocks));
+        llvm::Expected<std::string> trialPtx = emitPtx(*trial, **machine);
+        if (!trialPtx)
+          return trialPtx.takeError();
+        return assemble(std::move(*trialPtx));
+      };
+      const nlohmann::ordered_json &launch = (*metadata)["launch"];
+      llvm::Expected<std::optional<AssembledKernel>> raised =
+          raiseResidentBlocks(*lookupTarget(target->arch),
+                              launch["block"][0].get<unsigned>(),
+                              launch["dynamic_smem"].get<std::int64_t>(),
+                              *assembled, assembleForBlocks);
+      if (!raised)
+        return report(loc, raised.takeError());
+      if (*raised)
+        *assembled = std::move(**raised);
+    }
+    artifacts.ptx = std::move(assembled->ptx);
     artifacts.cubin = std::move(assembled->cubin);
     artifacts.ptxasVersion = ptxasVersion.text;
-    artifacts.resources = entry->second;
+    artifacts.resources = std::move(assembled->resources);
     setPtxasResults(*metadata, artifacts.ptxasVersion, artifacts.resources);
   }
   artifacts.metadata = std::move(*metadata);

@@ -27,11 +27,15 @@ constexpr unsigned HopperArchSpecificFeatures =
 
 /// The target table: one row per Arch, in the enum's order.
 constexpr TargetDescription Targets[] = {
-    {Arch::SM80, "sm_80", 80, false, 70, 80, 163 * 1024, AmpereFeatures},
-    {Arch::SM86, "sm_86", 86, false, 71, 80, 99 * 1024, AmpereFeatures},
-    {Arch::SM89, "sm_89", 89, false, 78, 80, 99 * 1024, AmpereFeatures},
-    {Arch::SM90, "sm_90", 90, false, 78, 80, 227 * 1024, HopperFeatures},
-    {Arch::SM90a, "sm_90a", 90, true, 80, 83, 227 * 1024,
+    {Arch::SM80, "sm_80", 80, false, 70, 80, 163 * 1024, 2048, 32,
+     AmpereFeatures},
+    {Arch::SM86, "sm_86", 86, false, 71, 80, 99 * 1024, 1536, 16,
+     AmpereFeatures},
+    {Arch::SM89, "sm_89", 89, false, 78, 80, 99 * 1024, 1536, 24,
+     AmpereFeatures},
+    {Arch::SM90, "sm_90", 90, false, 78, 80, 227 * 1024, 2048, 32,
+     HopperFeatures},
+    {Arch::SM90a, "sm_90a", 90, true, 80, 83, 227 * 1024, 2048, 32,
      HopperArchSpecificFeatures},
 };
 

@@ -61,6 +61,10 @@ struct TargetDescription {
   /// The most shared memory one thread block may use, in bytes (the opt-in
   /// limit, `sharedMemPerBlockOptin`).
   std::int64_t MaxSharedMemoryPerBlock;
+  /// The most threads resident on one multiprocessor.
+  unsigned MaxThreadsPerMultiprocessor;
+  /// The most thread blocks resident on one multiprocessor.
+  unsigned MaxBlocksPerMultiprocessor;
   /// The TargetFeature bits the target has.
   unsigned Features;
 
