@@ -200,8 +200,8 @@ class TuneTest(unittest.TestCase):
         self.assertEqual(device["arch"], "sm_90")
         self.assertEqual(device["ordinals"], [0])
         self.assertEqual(device["reps"], 3)
-        self.assertEqual(device["finalists"], 4)
-        self.assertEqual(device["final_rounds"], 3)
+        self.assertEqual(device["finalists"], 8)
+        self.assertEqual(device["final_rounds"], 10)
         self.assertEqual([s["dims"] for s in device["shapes"]],
                          [{"N": 4096}, {"N": 100000}])
         for shape in device["shapes"]:
