@@ -239,7 +239,11 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
         llvm::Expected<std::string> trialPtx = emitPtx(*trial, **machine);
         if (!trialPtx)
           return trialPtx.takeError();
-        return assemble(std::move(*trialPtx));
+        llvm::Expected<AssembledKernel> trialKernel =
+            assemble(std::move(*trialPtx));
+        if (trialKernel)
+          trialKernel->minBlocks = blocks;
+        return trialKernel;
       };
       const nlohmann::ordered_json &launch = (*metadata)["launch"];
       llvm::Expected<std::optional<AssembledKernel>> raised =
@@ -249,8 +253,14 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
                               *assembled, assembleForBlocks);
       if (!raised)
         return report(loc, raised.takeError());
-      if (*raised)
+      if (*raised) {
         *assembled = std::move(**raised);
+        // The LLVM IR emitted is the one the kept PTX came from.
+        unemitted->getFunction(artifacts.kernelName)
+            ->addFnAttr(kMinBlocksAttr, std::to_string(assembled->minBlocks));
+        artifacts.llvmIR.clear();
+        llvm::raw_string_ostream(artifacts.llvmIR) << *unemitted;
+      }
     }
     artifacts.ptx = std::move(assembled->ptx);
     artifacts.cubin = std::move(assembled->cubin);

@@ -61,9 +61,11 @@ struct AssembledKernel {
   std::string cubin;
   /// What ptxas reported for the kernel's entry.
   PtxasResources resources;
+  /// The `.minnctapersm` it was assembled under; 0 for none.
+  unsigned minBlocks = 0;
 };
 
-/// Assembles the kernel under `.minnctapersm blocks`.
+/// Assembles the kernel under `.minnctapersm blocks` (and sets `minBlocks`).
 using AssembleForBlocks =
     llvm::function_ref<llvm::Expected<AssembledKernel>(unsigned blocks)>;
 

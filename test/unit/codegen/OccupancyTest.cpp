@@ -22,6 +22,7 @@ struct FakePtxas {
     asked.push_back(blocks);
     AssembledKernel kernel;
     kernel.ptx = ".minnctapersm " + std::to_string(blocks);
+    kernel.minBlocks = blocks;
     // 8 warps a block; 4 sub-partitions of 16384 registers.
     unsigned warpsPerSubPartition = (blocks * 8 + 3) / 4;
     unsigned registers = 16384 / warpsPerSubPartition / 32 / 8 * 8;
@@ -79,6 +80,7 @@ TEST_CASE("raiseResidentBlocks finds the most blocks without spills",
   REQUIRE(static_cast<bool>(raised));
   REQUIRE(raised->has_value());
   CHECK((*raised)->ptx == ".minnctapersm 6");
+  CHECK((*raised)->minBlocks == 6);
   CHECK((*raised)->resources.registers == 40);
   // Bisection over 5..8: a handful of ptxas runs, never the first's count.
   CHECK(ptxas.asked.size() <= 3);
