@@ -287,6 +287,10 @@ std::string tilec::formatResourceReport(const KernelArtifacts &artifacts) {
      << used.localBytes << " B stack, " << used.staticSmem + dynamicSmem
      << " B shared (" << used.staticSmem << " static + " << dynamicSmem
      << " dynamic), " << used.barriers << " barriers, grid (" << grid << ") x "
-     << launch["block"][0].get<int64_t>() << " threads";
+     << launch["block"][0].get<int64_t>() << " threads, "
+     << getResidentBlocks(*lookupTarget(artifacts.target.arch),
+                          {launch["block"][0].get<unsigned>(), used.registers,
+                           static_cast<int64_t>(used.staticSmem + dynamicSmem)})
+     << " resident blocks per multiprocessor";
   return text;
 }

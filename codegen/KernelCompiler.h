@@ -113,7 +113,8 @@ struct KernelArtifacts {
 /// Returns one line (without newline) describing what `artifacts` uses, as
 /// `tilec --stats` prints it: `<kernel> <arch>: <n> registers, <n> B spill
 /// stores, <n> B spill loads, <n> B stack, <n> B shared (<n> static +
-/// <n> dynamic), <n> barriers, grid (<x>, <y>, <z>) x <n> threads`. The
+/// <n> dynamic), <n> barriers, grid (<x>, <y>, <z>) x <n> threads, <n>
+/// resident blocks per multiprocessor` (codegen/Occupancy.h). The
 /// register, spill, stack and barrier counts come from ptxas, so the
 /// kernel must have been assembled.
 std::string formatResourceReport(const KernelArtifacts &artifacts);
