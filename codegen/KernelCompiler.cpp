@@ -41,11 +41,15 @@ LogicalResult report(Location loc, llvm::Error error) {
 /// registers must leave room for.
 constexpr llvm::StringLiteral kMinBlocksAttr = "nvvm.minctasm";
 
-/// Returns true if `kernel` is searched for more resident blocks
-/// (codegen/Occupancy.h): it has no tensor-core GEMM, whose schedule fixes
-/// its registers, and is optimized.
-bool isMemoryBound(tile::KernelOp kernel, const CodegenOptions &options) {
-  if (options.optLevel == 0)
+/// Returns true if `kernel`, lowered to `function`, is assembled again for
+/// more resident blocks (codegen/Occupancy.h): it is assembled and
+/// optimized, has no tensor-core GEMM (whose schedule fixes its registers)
+/// and no `.minnctapersm` of its own (a warp-specialized register split).
+bool searchesResidentBlocks(tile::KernelOp kernel,
+                            const llvm::Function &function,
+                            const CodegenOptions &options) {
+  if (!options.assemble || options.optLevel == 0 ||
+      function.hasFnAttribute(kMinBlocksAttr))
     return false;
   return !kernel.walk([](tile::GemmOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
@@ -200,9 +204,8 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
 
   // Kept unemitted (code generation changes the module) for assembling the
   // kernel again under a resident-block count.
-  bool searchOccupancy = options.assemble && isMemoryBound(kernel, options) &&
-                         !llvmModule->getFunction(artifacts.kernelName)
-                              ->hasFnAttribute(kMinBlocksAttr);
+  bool searchOccupancy = searchesResidentBlocks(
+      kernel, *llvmModule->getFunction(artifacts.kernelName), options);
   std::unique_ptr<llvm::Module> unemitted =
       searchOccupancy ? llvm::CloneModule(*llvmModule) : nullptr;
 

@@ -3,7 +3,6 @@
 #include "codegen/Occupancy.h"
 
 #include <algorithm>
-#include <limits>
 
 using namespace tilec;
 

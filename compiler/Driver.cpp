@@ -954,7 +954,8 @@ void tilec::printVersion(llvm::raw_ostream &Out, llvm::StringRef PtxasPath,
   Out << "ptxas version " << Version->text << " (" << *Ptxas << ")\n";
 }
 
-/// What follows the kernel and arch in a ptxas note's warning.
+/// What follows the kernel and arch in a ptxas note's warning; the note
+/// itself starts with its code (`C7520: ...`, codegen/PtxasReport.h).
 static constexpr llvm::StringLiteral PtxasNoteMarker = ": ptxas ";
 
 std::string tilec::formatPtxasNoteWarning(llvm::StringRef Kernel,
@@ -964,5 +965,7 @@ std::string tilec::formatPtxasNoteWarning(llvm::StringRef Kernel,
 }
 
 bool tilec::isPtxasNoteWarning(llvm::StringRef Line) {
-  return Line.contains("warning: ") && Line.contains(PtxasNoteMarker);
+  size_t Marker = Line.find(PtxasNoteMarker);
+  return Line.contains("warning: ") && Marker != llvm::StringRef::npos &&
+         Line.substr(Marker + PtxasNoteMarker.size()).starts_with("C");
 }
