@@ -154,7 +154,9 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
       *module->getOps<tile::KernelOp>().begin(), *target, source);
   if (failed(metadata))
     return failure();
-  if (failed(runPhase([](PassManager &pm) { populateTileToNVVMPipeline(pm); })))
+  if (failed(runPhase([&](PassManager &pm) {
+        populateTileToNVVMPipeline(pm, {options.fastMath});
+      })))
     return failure();
   // Line tables from the locations: a DISubprogram per function, and
   // directives only (.file/.loc), no DWARF sections.

@@ -36,12 +36,14 @@ void tilec::populateTileGPUPipeline(OpPassManager &pm,
   kernels.addPass(createTileAllocateSharedMemory());
 }
 
-void tilec::populateTileToNVVMPipeline(OpPassManager &pm) {
+void tilec::populateTileToNVVMPipeline(
+    OpPassManager &pm, const TileToNVVMPipelineOptions &options) {
   pm.addPass(createConvertTileToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createTileLowerSCFToCF());
-  pm.addPass(createTileConvertArithMathToNVVM());
+  pm.addPass(createTileConvertArithMathToNVVM(
+      TileConvertArithMathToNVVMOptions{options.fastMath}));
   // NVVM ops without an LLVM intrinsic (wgmma.mma_async) become inline PTX.
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -61,6 +63,16 @@ struct TileGPUCommandLineOptions
                                       "architecture's default)"),
                        llvm::cl::init(0)};
 };
+
+/// Command-line options of the `tile-to-nvvm` pipeline.
+struct TileToNVVMCommandLineOptions
+    : public PassPipelineOptions<TileToNVVMCommandLineOptions> {
+  Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Lower f32 transcendentals and division to PTX "
+                     "approximations"),
+      llvm::cl::init(false)};
+};
 } // namespace
 
 void tilec::registerTilecPasses() {
@@ -72,10 +84,12 @@ void tilec::registerTilecPasses() {
       [](OpPassManager &pm, const TileGPUCommandLineOptions &options) {
         populateTileGPUPipeline(pm, {options.arch, options.ptx});
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<TileToNVVMCommandLineOptions>(
       "tile-to-nvvm",
       "Lower laid-out tile kernels to LLVM/NVVM kernel functions (phase 2)",
-      [](OpPassManager &pm) { populateTileToNVVMPipeline(pm); });
+      [](OpPassManager &pm, const TileToNVVMCommandLineOptions &options) {
+        populateTileToNVVMPipeline(pm, {options.fastMath});
+      });
 }
 
 void tilec::registerCodegenDialects(DialectRegistry &registry) {

@@ -41,11 +41,19 @@ struct TileGPUPipelineOptions {
 void populateTileGPUPipeline(mlir::OpPassManager &pm,
                              const TileGPUPipelineOptions &options);
 
+/// Options of the lowering to LLVM/NVVM.
+struct TileToNVVMPipelineOptions {
+  /// Lower f32 transcendentals and division to PTX approximations
+  /// (tile-convert-arith-math-to-nvvm's `fast-math`; `tilec --fast-math`).
+  bool fastMath = false;
+};
+
 /// Appends the lowering of the tile-gpu phase's result to LLVM/NVVM to `pm`
 /// (on a `builtin.module`):
 ///   convert-tile-to-llvm, canonicalize, cse, tile-lower-scf-to-cf,
 ///   tile-convert-arith-math-to-nvvm, reconcile-unrealized-casts.
-void populateTileToNVVMPipeline(mlir::OpPassManager &pm);
+void populateTileToNVVMPipeline(mlir::OpPassManager &pm,
+                                const TileToNVVMPipelineOptions &options = {});
 
 /// Registers every tilec pass (tile-level transforms and conversions) and
 /// the `tile-gpu` (options `arch`, `ptx`) and `tile-to-nvvm` pipelines with

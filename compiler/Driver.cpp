@@ -535,6 +535,7 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     Codegen.cudaPath = Options.CudaPath;
     Codegen.printIRAfterAll = Options.PrintIRAfterAll;
     Codegen.lineInfo = Options.LineInfo;
+    Codegen.fastMath = Options.FastMath;
     Codegen.irDumpStream = &Err;
     mlir::FailureOr<KernelArtifacts> Built =
         compileKernel(Kernel, Codegen, SourceInfo);
@@ -663,6 +664,7 @@ Driver::getCacheKeyInputs(const KernelJob &Job, const std::string &Stem,
   Inputs.OutputNameTemplate = Options.OutputName;
   Inputs.OptLevel = Options.OptLevel;
   Inputs.LineInfo = Options.LineInfo;
+  Inputs.FastMath = Options.FastMath;
   Inputs.Stats = Options.Stats;
   Inputs.ListBinaries = !writesToStdout();
   if (!Stages.needsLowering())

@@ -84,6 +84,9 @@ struct DriverOptions {
   /// `-lineinfo`: PTX `.file`/`.loc` directives naming the `.tile` source,
   /// kept in the cubin by `ptxas -lineinfo`.
   bool LineInfo = false;
+  /// `--fast-math`: lower f32 transcendentals and division to PTX
+  /// approximations (CodegenOptions::fastMath).
+  bool FastMath = false;
   /// `--stats`: print each kernel's resources per architecture (registers,
   /// spills, stack, shared memory, barriers, grid) to `Err`.
   bool Stats = false;

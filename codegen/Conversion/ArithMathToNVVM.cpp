@@ -10,12 +10,14 @@
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -31,13 +33,130 @@ namespace {
 /// select most transcendental intrinsics (llvm.exp, llvm.log, ...).
 constexpr unsigned kLibdeviceBenefit = 10;
 
+/// The correctly rounded f32 square root wins over libdevice's, which
+/// NVVMReflect (knowing no __CUDA_PREC_SQRT) would make `sqrt.approx`.
+constexpr unsigned kExactSqrtBenefit = kLibdeviceBenefit + 1;
+/// Fast-math lowerings win over both.
+constexpr unsigned kFastMathBenefit = kExactSqrtBenefit + 1;
+
+/// Calls the f32 NVVM intrinsic `intrinsic` on `value`.
+Value callF32Intrinsic(OpBuilder &builder, Location loc, StringRef intrinsic,
+                       Value value) {
+  return LLVM::CallIntrinsicOp::create(builder, loc, builder.getF32Type(),
+                                       builder.getStringAttr(intrinsic),
+                                       ValueRange{value})
+      .getResult(0);
+}
+
+/// Multiplies `value` by the f32 constant `factor`.
+Value scaleF32(OpBuilder &builder, Location loc, Value value, double factor) {
+  Value constant = LLVM::ConstantOp::create(builder, loc, builder.getF32Type(),
+                                            builder.getF32FloatAttr(factor));
+  return LLVM::FMulOp::create(builder, loc, value, constant);
+}
+
+/// Lowers an f32 unary math op to a PTX approximation:
+/// `post * intrinsic(pre * x)` (a factor of 1 is left out).
+template <typename MathOp>
+struct ApproximateUnaryOp : public ConvertOpToLLVMPattern<MathOp> {
+  ApproximateUnaryOp(const LLVMTypeConverter &converter, StringRef intrinsic,
+                     double preScale = 1.0, double postScale = 1.0)
+      : ConvertOpToLLVMPattern<MathOp>(converter, kFastMathBenefit),
+        intrinsic(intrinsic), preScale(preScale), postScale(postScale) {}
+
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    Location loc = op.getLoc();
+    Value value = adaptor.getOperand();
+    if (preScale != 1.0)
+      value = scaleF32(rewriter, loc, value, preScale);
+    value = callF32Intrinsic(rewriter, loc, intrinsic, value);
+    if (postScale != 1.0)
+      value = scaleF32(rewriter, loc, value, postScale);
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+
+  std::string intrinsic;
+  double preScale, postScale;
+};
+
+/// Lowers an f32 `arith.divf a, b` to `a * rcp.approx.ftz(b)`: one
+/// reciprocal per divisor (CSE and LICM share it among divisions by the same
+/// value) instead of a correctly rounded division per element.
+struct ApproximateDivision : public ConvertOpToLLVMPattern<arith::DivFOp> {
+  ApproximateDivision(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<arith::DivFOp>(converter, kFastMathBenefit) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    Location loc = op.getLoc();
+    Value reciprocal = callF32Intrinsic(rewriter, loc,
+                                        "llvm.nvvm.rcp.approx.ftz.f",
+                                        adaptor.getRhs());
+    rewriter.replaceOpWithNewOp<LLVM::FMulOp>(op, adaptor.getLhs(),
+                                              reciprocal);
+    return success();
+  }
+};
+
+/// Lowers an f32 `math.sqrt` to `llvm.sqrt` (PTX `sqrt.rn.f32`).
+struct CorrectlyRoundedSqrt : public ConvertOpToLLVMPattern<math::SqrtOp> {
+  CorrectlyRoundedSqrt(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<math::SqrtOp>(converter, kExactSqrtBenefit) {}
+
+  LogicalResult
+  matchAndRewrite(math::SqrtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getOperand());
+    return success();
+  }
+};
+
+/// Adds the fast-math lowerings of f32 math (the `fast-math` option).
+void populateFastMathPatterns(const LLVMTypeConverter &converter,
+                              RewritePatternSet &patterns) {
+  constexpr double kLog2E = 1.4426950408889634;
+  constexpr double kLn2 = 0.6931471805599453;
+  patterns.add<ApproximateUnaryOp<math::ExpOp>>(
+      converter, "llvm.nvvm.ex2.approx.ftz", kLog2E);
+  patterns.add<ApproximateUnaryOp<math::Exp2Op>>(converter,
+                                                 "llvm.nvvm.ex2.approx.ftz");
+  patterns.add<ApproximateUnaryOp<math::LogOp>>(
+      converter, "llvm.nvvm.lg2.approx.ftz.f", 1.0, kLn2);
+  patterns.add<ApproximateUnaryOp<math::Log2Op>>(converter,
+                                                 "llvm.nvvm.lg2.approx.ftz.f");
+  patterns.add<ApproximateUnaryOp<math::SqrtOp>>(converter,
+                                                 "llvm.nvvm.sqrt.approx.ftz.f");
+  patterns.add<ApproximateUnaryOp<math::RsqrtOp>>(
+      converter, "llvm.nvvm.rsqrt.approx.ftz.f");
+  patterns.add<ApproximateUnaryOp<math::SinOp>>(converter,
+                                                "llvm.nvvm.sin.approx.ftz.f");
+  patterns.add<ApproximateUnaryOp<math::CosOp>>(converter,
+                                                "llvm.nvvm.cos.approx.ftz.f");
+  patterns.add<ApproximateDivision>(converter);
+}
+
 struct ConvertArithMathToNVVM
     : public tilec::impl::TileConvertArithMathToNVVMBase<
           ConvertArithMathToNVVM> {
+  using Base::Base;
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     LLVMTypeConverter converter(ctx, LowerToLLVMOptions(ctx));
     RewritePatternSet patterns(ctx);
+    if (fastMath)
+      populateFastMathPatterns(converter, patterns);
+    patterns.add<CorrectlyRoundedSqrt>(converter);
     populateLibDeviceConversionPatterns(converter, patterns, kLibdeviceBenefit);
     populateMathToLLVMConversionPatterns(converter, patterns);
     arith::populateCeilFloorDivExpandOpsPatterns(patterns);

@@ -79,7 +79,18 @@ def TileConvertArithMathToNVVM
     be lowered to `cf` already (`tile-lower-scf-to-cf`). `arith.ceildivsi`,
     `ceildivui` and `floordivsi`, which have no LLVM counterpart, are expanded
     into divisions and selects first.
+
+    With `fast-math`, f32 `math.exp`, `exp2`, `log`, `log2`, `sqrt`,
+    `rsqrt`, `sin`, `cos` and `arith.divf` become the PTX approximations
+    instead (`ex2.approx.ftz` of `x * log2(e)`, `lg2.approx.ftz` times
+    `ln(2)`, `sqrt.approx.ftz`, `rsqrt.approx.ftz`, `sin.approx.ftz`,
+    `cos.approx.ftz`, `a * rcp.approx.ftz(b)`), as `nvcc --use_fast_math`
+    makes them; other types and functions keep the exact lowering.
   }];
+  let options = [
+    Option<"fastMath", "fast-math", "bool", /*default=*/"false",
+           "Lower f32 transcendentals and division to PTX approximations">,
+  ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",
   ];

@@ -43,6 +43,7 @@ tilec::describeCacheKeyInputs(const CacheKeyInputs &Inputs) {
   Description["output_name"] = Inputs.OutputNameTemplate;
   Description["opt_level"] = Inputs.OptLevel;
   Description["lineinfo"] = Inputs.LineInfo;
+  Description["fast_math"] = Inputs.FastMath;
   Description["stats"] = Inputs.Stats;
   Description["list_binaries"] = Inputs.ListBinaries;
   Description["tools"] = std::move(Tools);
@@ -111,6 +112,7 @@ std::string tilec::computeCacheKey(const CacheKeyInputs &Inputs) {
   Text.add("output_name", Inputs.OutputNameTemplate);
   Text.add("opt_level", Inputs.OptLevel);
   Text.add("lineinfo", Inputs.LineInfo);
+  Text.add("fast_math", Inputs.FastMath);
   Text.add("stats", Inputs.Stats);
   Text.add("list_binaries", Inputs.ListBinaries);
   Text.startList("tools", Inputs.Tools.size());

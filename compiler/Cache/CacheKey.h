@@ -81,6 +81,8 @@ struct CacheKeyInputs {
   unsigned OptLevel = 3;
   /// `-lineinfo`.
   bool LineInfo = false;
+  /// `--fast-math`.
+  bool FastMath = false;
   /// `--stats` (which also assembles with ptxas, and so fills in the
   /// metadata's resources, when no binary is emitted).
   bool Stats = false;

@@ -126,6 +126,11 @@ int main(int Argc, char **Argv) {
   App.add_flag("--lineinfo", Options.LineInfo,
                "Map the PTX and cubin to the .tile source (.file/.loc "
                "directives, ptxas -lineinfo); also spelled -lineinfo");
+  App.add_flag("--fast-math", Options.FastMath,
+               "Lower f32 exp, exp2, log, log2, sqrt, rsqrt, sin, cos "
+               "and division to PTX approximations (ex2.approx.ftz, "
+               "rcp.approx.ftz, ...), as nvcc --use_fast_math does; also "
+               "spelled --use_fast_math");
   App.add_flag("--stats", Options.Stats,
                "Print each kernel's resources per architecture to standard "
                "error: registers, spills, stack, shared memory, barriers, "
@@ -156,7 +161,8 @@ int main(int Argc, char **Argv) {
   // Spellings CLI11 cannot declare: a bare -O, as C compilers accept it, is
   // -O3 rather than an option that takes the next argument (a flag, the
   // input file) as its level; -lineinfo is nvcc's spelling of --lineinfo,
-  // -### clang's of --dry-run; -MD, -M and -MF FILE (or -MFFILE) are clang's
+  // --use_fast_math (or -use_fast_math) nvcc's of --fast-math, -### clang's
+  // of --dry-run; -MD, -M and -MF FILE (or -MFFILE) are clang's
   // and nvcc's of --deps, --deps-only and --deps-file.
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
   for (std::string &Arg : Args) {
@@ -164,6 +170,8 @@ int main(int Argc, char **Argv) {
       Arg = "-O3";
     else if (Arg == "-lineinfo")
       Arg = "--lineinfo";
+    else if (Arg == "--use_fast_math" || Arg == "-use_fast_math")
+      Arg = "--fast-math";
     else if (Arg == "-###")
       Arg = "--dry-run";
     else if (Arg == "-MD")

@@ -68,6 +68,7 @@ TEST_CASE("cache key: every input changes it", "[cache]") {
       {"output name", [](auto &I) { I.OutputNameTemplate = "{kernel}"; }},
       {"-O", [](auto &I) { I.OptLevel = 2; }},
       {"-lineinfo", [](auto &I) { I.LineInfo = true; }},
+      {"--fast-math", [](auto &I) { I.FastMath = true; }},
       {"--stats", [](auto &I) { I.Stats = true; }},
       {"binaries listed", [](auto &I) { I.ListBinaries = false; }},
       {"ptxas path", [](auto &I) { I.Tools[0].Path = "/other/ptxas"; }},
@@ -120,7 +121,7 @@ TEST_CASE("cache key: the description names every input", "[cache]") {
        {"tilec_version", "tilec_commit", "tilec_build", "llvm_version",
         "source_path", "source_sha256", "kernel", "constants", "defines",
         "kernel_selection", "targets", "stages", "file_stem", "output_name",
-        "opt_level", "lineinfo", "stats", "list_binaries", "tools"}) {
+        "opt_level", "lineinfo", "fast_math", "stats", "list_binaries", "tools"}) {
     INFO(Field);
     CHECK(Description.contains(Field));
   }
