@@ -24,6 +24,9 @@ metadata's name and constants. For every kernel:
   against the peer (torch.softmax, torch.nn.functional.layer_norm and
   rms_norm, x.sum(-1, dtype=torch.float32)) and against Y.copy_(X) (the
   copy bandwidth), measured in the same process.
+
+Configurations compiled with --fast-math (folders ending in -fm) are
+checked and ranked apart from the exact ones of the same kernel.
 """
 
 import argparse
@@ -97,6 +100,15 @@ def fits(name, constants, n):
     return name != "softmax" or n <= constants["block_N"]
 
 
+def kernel_family(config, meta):
+    """What a configuration is checked once and ranked among: the kernel,
+    its dtype and bias, and whether it was compiled with --fast-math (the
+    folders of compile_rows.sh that end in -fm)."""
+    constants = meta["constants"]
+    return (meta["name"], constants["dtype"], constants.get("has_bias"),
+            config.endswith("-fm"))
+
+
 def check(kernel, name, constants, dtype, m, n):
     x, w, b, y, args = inputs(name, dtype, m, n, masked=True)
     kernel(*args)
@@ -152,7 +164,7 @@ def main():
     for config, meta, kernel in kernels:
         name, constants = meta["name"], meta["constants"]
         dtype = DTYPES[constants["dtype"]]
-        family = (name, constants["dtype"], constants.get("has_bias"))
+        family = kernel_family(config, meta)
         if args.quick and family in checked:
             continue
         checked.add(family)
@@ -182,7 +194,7 @@ def main():
             dtype = DTYPES[constants["dtype"]]
             x, w, b, y, call = inputs(name, dtype, m, n, masked=False)
             ours, _ = time_ms(lambda: kernel(*call))
-            family = (name, constants["dtype"], constants.get("has_bias"))
+            family = kernel_family(config, meta)
             if family not in best or ours < best[family][1]:
                 best[family] = (config, ours, meta, x, w, b, y)
         for family, (config, ours, meta, x, w, b, y) in sorted(best.items()):

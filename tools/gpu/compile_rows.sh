@@ -71,6 +71,26 @@ for dtype in f16 bf16; do
     -D dtype=$dtype -D has_bias=false
 done
 
+# The softmax specs with --fast-math (folders ending in -fm: ex2.approx and
+# one reciprocal per row instead of libdevice's expf and div.rn per element;
+# bench_rows.py checks and ranks them apart from the exact ones).
+fast_math_configs=(
+  "softmax:m1n1024t128:-D block_N=1024 -D threads=128"
+  "softmax:m1n4096t256:-D block_N=4096 -D threads=256"
+  "softmax:m1n8192t512:-D block_N=8192 -D threads=512"
+  "softmax_online:m1n4096t256:-D block_N=4096 -D threads=256"
+  "softmax_online:m1n8192t512:-D block_N=8192 -D threads=512"
+)
+for dtype in f16 bf16; do
+  for entry in "${fast_math_configs[@]}"; do
+    spec=${entry%%:*}
+    rest=${entry#*:}
+    # shellcheck disable=SC2086
+    compile "$spec-$dtype-${rest%%:*}-fm" "$spec.tile" -D dtype=$dtype \
+      ${rest#*:} --fast-math
+  done
+done
+
 epilogue_configs=(
   "m128n128k32s3t128:"
   "m128n128k64s3t128:-D block_K=64"
