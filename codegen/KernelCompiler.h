@@ -76,7 +76,7 @@ struct CodegenOptions {
   /// to the `.tile` source (the kernel's MLIR locations, as line-table-only
   /// debug info), and `ptxas -lineinfo` so that the cubin keeps them.
   bool lineInfo = false;
-  /// Lower f32 exp, exp2, log, log2, sqrt, rsqrt, sin, cos and
+  /// Lower f32 exp, exp2, log, log2, sqrt, rsqrt, tanh, sin, cos and
   /// division to PTX approximations (`tilec --fast-math`, docs/codegen.md).
   bool fastMath = false;
   /// Print the IR after every MLIR pass, then the LLVM IR after

@@ -97,11 +97,32 @@ struct ApproximateDivision : public ConvertOpToLLVMPattern<arith::DivFOp> {
     if (!op.getType().isF32())
       return rewriter.notifyMatchFailure(op, "not f32");
     Location loc = op.getLoc();
-    Value reciprocal = callF32Intrinsic(rewriter, loc,
-                                        "llvm.nvvm.rcp.approx.ftz.f",
-                                        adaptor.getRhs());
-    rewriter.replaceOpWithNewOp<LLVM::FMulOp>(op, adaptor.getLhs(),
-                                              reciprocal);
+    Value reciprocal = callF32Intrinsic(
+        rewriter, loc, "llvm.nvvm.rcp.approx.ftz.f", adaptor.getRhs());
+    rewriter.replaceOpWithNewOp<LLVM::FMulOp>(op, adaptor.getLhs(), reciprocal);
+    return success();
+  }
+};
+
+/// Lowers an f32 `math.tanh` to PTX `tanh.approx.f32` (sm_75 and later), as
+/// inline PTX: LLVM 22 has no NVVM intrinsic for it. Without side effects,
+/// so CSE and dead-code elimination treat it as the pure function it is.
+struct ApproximateTanh : public ConvertOpToLLVMPattern<math::TanhOp> {
+  ApproximateTanh(const LLVMTypeConverter &converter)
+      : ConvertOpToLLVMPattern<math::TanhOp>(converter, kFastMathBenefit) {}
+
+  LogicalResult
+  matchAndRewrite(math::TanhOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    auto tanh = LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), rewriter.getF32Type(),
+        ValueRange{adaptor.getOperand()}, "tanh.approx.f32 $0, $1;", "=f,f",
+        /*has_side_effects=*/false, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+    rewriter.replaceOp(op, tanh.getResult(0));
     return success();
   }
 };
@@ -142,7 +163,7 @@ void populateFastMathPatterns(const LLVMTypeConverter &converter,
                                                 "llvm.nvvm.sin.approx.ftz.f");
   patterns.add<ApproximateUnaryOp<math::CosOp>>(converter,
                                                 "llvm.nvvm.cos.approx.ftz.f");
-  patterns.add<ApproximateDivision>(converter);
+  patterns.add<ApproximateTanh, ApproximateDivision>(converter);
 }
 
 struct ConvertArithMathToNVVM

@@ -81,11 +81,12 @@ def TileConvertArithMathToNVVM
     into divisions and selects first.
 
     With `fast-math`, f32 `math.exp`, `exp2`, `log`, `log2`, `sqrt`,
-    `rsqrt`, `sin`, `cos` and `arith.divf` become the PTX approximations
-    instead (`ex2.approx.ftz` of `x * log2(e)`, `lg2.approx.ftz` times
-    `ln(2)`, `sqrt.approx.ftz`, `rsqrt.approx.ftz`, `sin.approx.ftz`,
-    `cos.approx.ftz`, `a * rcp.approx.ftz(b)`), as `nvcc --use_fast_math`
-    makes them; other types and functions keep the exact lowering.
+    `rsqrt`, `tanh`, `sin`, `cos` and `arith.divf` become the PTX
+    approximations instead (`ex2.approx.ftz` of `x * log2(e)`,
+    `lg2.approx.ftz` times `ln(2)`, `sqrt.approx.ftz`, `rsqrt.approx.ftz`,
+    `tanh.approx.f32` as inline PTX, `sin.approx.ftz`, `cos.approx.ftz`,
+    `a * rcp.approx.ftz(b)`), as `nvcc --use_fast_math` makes them; other
+    types and functions keep the exact lowering.
   }];
   let options = [
     Option<"fastMath", "fast-math", "bool", /*default=*/"false",

@@ -3,7 +3,8 @@
 
 // With fast-math, f32 transcendentals and division become PTX
 // approximations (with the scale factors that make ex2 an exp and lg2 a
-// log); tanh (no NVVM intrinsic), f16 and f64 keep their exact lowering.
+// log; tanh as inline PTX, LLVM 22 having no intrinsic for it); f16 and f64
+// keep their exact lowering.
 // Without it, the f32 square root is llvm.sqrt (sqrt.rn.f32), not
 // libdevice's (sqrt.approx.f32 once NVVMReflect has answered 0 for
 // __CUDA_PREC_SQRT).
@@ -20,7 +21,7 @@
 // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.ftz.f"(%[[X]]) : (f32) -> f32
-// CHECK: llvm.call @__nv_tanhf(%[[X]]) : (f32) -> f32
+// CHECK: llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %[[X]] : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sin.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK: llvm.call_intrinsic "llvm.nvvm.cos.approx.ftz.f"(%[[X]]) : (f32) -> f32
 // CHECK: %[[RCP:.*]] = llvm.call_intrinsic "llvm.nvvm.rcp.approx.ftz.f"(%[[Y]]) : (f32) -> f32

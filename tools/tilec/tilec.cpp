@@ -127,7 +127,7 @@ int main(int Argc, char **Argv) {
                "Map the PTX and cubin to the .tile source (.file/.loc "
                "directives, ptxas -lineinfo); also spelled -lineinfo");
   App.add_flag("--fast-math", Options.FastMath,
-               "Lower f32 exp, exp2, log, log2, sqrt, rsqrt, sin, cos "
+               "Lower f32 exp, exp2, log, log2, sqrt, rsqrt, tanh, sin, cos "
                "and division to PTX approximations (ex2.approx.ftz, "
                "rcp.approx.ftz, ...), as nvcc --use_fast_math does; also "
                "spelled --use_fast_math");
