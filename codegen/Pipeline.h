@@ -56,7 +56,8 @@ void populateTileToNVVMPipeline(mlir::OpPassManager &pm,
                                 const TileToNVVMPipelineOptions &options = {});
 
 /// Registers every tilec pass (tile-level transforms and conversions) and
-/// the `tile-gpu` (options `arch`, `ptx`) and `tile-to-nvvm` pipelines with
+/// the `tile-gpu` (options `arch`, `ptx`) and `tile-to-nvvm` (option
+/// `fast-math`) pipelines with
 /// the global pass registry, for `tile-opt`.
 void registerTilecPasses();
 

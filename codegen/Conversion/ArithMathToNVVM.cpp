@@ -55,29 +55,49 @@ Value scaleF32(OpBuilder &builder, Location loc, Value value, double factor) {
   return LLVM::FMulOp::create(builder, loc, value, constant);
 }
 
+/// A lowering of `SourceOp` on f32 alone (other types fall through to the
+/// patterns of lower benefit): `lowerF32` builds the replacement value.
+template <typename SourceOp>
+struct F32Lowering : public ConvertOpToLLVMPattern<SourceOp> {
+  using OpAdaptor = typename SourceOp::Adaptor;
+
+  F32Lowering(const LLVMTypeConverter &converter, unsigned benefit)
+      : ConvertOpToLLVMPattern<SourceOp>(converter, benefit) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!op.getType().isF32())
+      return rewriter.notifyMatchFailure(op, "not f32");
+    rewriter.replaceOp(op, lowerF32(op.getLoc(), adaptor, rewriter));
+    return success();
+  }
+
+  /// The f32 value that replaces the op, built from its converted operands.
+  virtual Value lowerF32(Location loc, OpAdaptor adaptor,
+                         OpBuilder &builder) const = 0;
+};
+
 /// Lowers an f32 unary math op to a PTX approximation:
 /// `post * intrinsic(pre * x)` (a factor of 1 is left out).
 template <typename MathOp>
-struct ApproximateUnaryOp : public ConvertOpToLLVMPattern<MathOp> {
+struct ApproximateUnaryOp : public F32Lowering<MathOp> {
+  using OpAdaptor = typename F32Lowering<MathOp>::OpAdaptor;
+
   ApproximateUnaryOp(const LLVMTypeConverter &converter, StringRef intrinsic,
                      double preScale = 1.0, double postScale = 1.0)
-      : ConvertOpToLLVMPattern<MathOp>(converter, kFastMathBenefit),
-        intrinsic(intrinsic), preScale(preScale), postScale(postScale) {}
+      : F32Lowering<MathOp>(converter, kFastMathBenefit), intrinsic(intrinsic),
+        preScale(preScale), postScale(postScale) {}
 
-  LogicalResult
-  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
-    Location loc = op.getLoc();
+  Value lowerF32(Location loc, OpAdaptor adaptor,
+                 OpBuilder &builder) const override {
     Value value = adaptor.getOperand();
     if (preScale != 1.0)
-      value = scaleF32(rewriter, loc, value, preScale);
-    value = callF32Intrinsic(rewriter, loc, intrinsic, value);
+      value = scaleF32(builder, loc, value, preScale);
+    value = callF32Intrinsic(builder, loc, intrinsic, value);
     if (postScale != 1.0)
-      value = scaleF32(rewriter, loc, value, postScale);
-    rewriter.replaceOp(op, value);
-    return success();
+      value = scaleF32(builder, loc, value, postScale);
+    return value;
   }
 
   std::string intrinsic;
@@ -87,58 +107,45 @@ struct ApproximateUnaryOp : public ConvertOpToLLVMPattern<MathOp> {
 /// Lowers an f32 `arith.divf a, b` to `a * rcp.approx.ftz(b)`: one
 /// reciprocal per divisor (CSE and LICM share it among divisions by the same
 /// value) instead of a correctly rounded division per element.
-struct ApproximateDivision : public ConvertOpToLLVMPattern<arith::DivFOp> {
+struct ApproximateDivision : public F32Lowering<arith::DivFOp> {
   ApproximateDivision(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern<arith::DivFOp>(converter, kFastMathBenefit) {}
+      : F32Lowering(converter, kFastMathBenefit) {}
 
-  LogicalResult
-  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
-    Location loc = op.getLoc();
+  Value lowerF32(Location loc, OpAdaptor adaptor,
+                 OpBuilder &builder) const override {
     Value reciprocal = callF32Intrinsic(
-        rewriter, loc, "llvm.nvvm.rcp.approx.ftz.f", adaptor.getRhs());
-    rewriter.replaceOpWithNewOp<LLVM::FMulOp>(op, adaptor.getLhs(), reciprocal);
-    return success();
+        builder, loc, "llvm.nvvm.rcp.approx.ftz.f", adaptor.getRhs());
+    return LLVM::FMulOp::create(builder, loc, adaptor.getLhs(), reciprocal);
   }
 };
 
 /// Lowers an f32 `math.tanh` to PTX `tanh.approx.f32` (sm_75 and later), as
 /// inline PTX: LLVM 22 has no NVVM intrinsic for it. Without side effects,
 /// so CSE and dead-code elimination treat it as the pure function it is.
-struct ApproximateTanh : public ConvertOpToLLVMPattern<math::TanhOp> {
+struct ApproximateTanh : public F32Lowering<math::TanhOp> {
   ApproximateTanh(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern<math::TanhOp>(converter, kFastMathBenefit) {}
+      : F32Lowering(converter, kFastMathBenefit) {}
 
-  LogicalResult
-  matchAndRewrite(math::TanhOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
-    auto tanh = LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), rewriter.getF32Type(),
-        ValueRange{adaptor.getOperand()}, "tanh.approx.f32 $0, $1;", "=f,f",
-        /*has_side_effects=*/false, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
-        /*operand_attrs=*/nullptr);
-    rewriter.replaceOp(op, tanh.getResult(0));
-    return success();
+  Value lowerF32(Location loc, OpAdaptor adaptor,
+                 OpBuilder &builder) const override {
+    return LLVM::InlineAsmOp::create(
+               builder, loc, builder.getF32Type(),
+               ValueRange{adaptor.getOperand()}, "tanh.approx.f32 $0, $1;",
+               "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+               LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+               /*operand_attrs=*/nullptr)
+        .getResult(0);
   }
 };
 
 /// Lowers an f32 `math.sqrt` to `llvm.sqrt` (PTX `sqrt.rn.f32`).
-struct CorrectlyRoundedSqrt : public ConvertOpToLLVMPattern<math::SqrtOp> {
+struct CorrectlyRoundedSqrt : public F32Lowering<math::SqrtOp> {
   CorrectlyRoundedSqrt(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern<math::SqrtOp>(converter, kExactSqrtBenefit) {}
+      : F32Lowering(converter, kExactSqrtBenefit) {}
 
-  LogicalResult
-  matchAndRewrite(math::SqrtOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "not f32");
-    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getOperand());
-    return success();
+  Value lowerF32(Location loc, OpAdaptor adaptor,
+                 OpBuilder &builder) const override {
+    return LLVM::SqrtOp::create(builder, loc, adaptor.getOperand());
   }
 };
 
