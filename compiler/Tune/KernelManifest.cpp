@@ -10,7 +10,8 @@ using namespace tilec;
 namespace {
 
 constexpr std::string_view ManifestKeys[] = {"kernels"};
-constexpr std::string_view EntryKeys[] = {"spec", "kernel", "archs", "configs"};
+constexpr std::string_view EntryKeys[] = {"spec", "kernel", "archs", "configs",
+                                          "fast_math"};
 
 /// Reads a manifest's YAML into compilations.
 class ManifestLoader : public YamlReader {
@@ -78,6 +79,13 @@ void ManifestLoader::loadEntry(const YAML::Node &Item,
   std::string KernelName;
   if (const Entry *Name = Find("kernel"))
     KernelName = Name->Value.Scalar();
+  bool FastMath = false;
+  if (const Entry *Math = Find("fast_math")) {
+    std::optional<bool> Value = readBool(Math->Value, "'fast_math'");
+    if (!Value)
+      return;
+    FastMath = *Value;
+  }
 
   std::vector<YAML::Node> Configs;
   if (const Entry *List = Find("configs")) {
@@ -127,7 +135,8 @@ void ManifestLoader::loadEntry(const YAML::Node &Item,
     if (Repeated)
       continue;
     Stems.emplace_back(Check.Stem, Where);
-    Out.push_back({Kernel->getPath(), KernelName, Archs, *Defines, Check.Stem});
+    Out.push_back(
+        {Kernel->getPath(), KernelName, Archs, *Defines, Check.Stem, FastMath});
   }
 }
 
@@ -193,7 +202,8 @@ tilec::describeManifestCompiles(const std::vector<ManifestCompile> &Compiles) {
                     {"kernel", C.Kernel},
                     {"archs", std::move(Archs)},
                     {"defines", std::move(Defines)},
-                    {"stem", C.Stem}});
+                    {"stem", C.Stem},
+                    {"fast_math", C.FastMath}});
   }
   return {{"schema", "tilec.manifest-compiles/1"},
           {"compiles", std::move(List)}};

@@ -37,6 +37,8 @@ struct ManifestCompile {
   std::vector<Define> Defines;
   /// The file-name stem tilec gives the variant (`gemm-block_N_256`).
   std::string Stem;
+  /// Compiled with `tilec --fast-math` (the entry's `fast_math`).
+  bool FastMath = false;
 };
 
 /// Reads the manifest `Path` and checks every configuration with the front
@@ -46,7 +48,7 @@ loadKernelManifest(const std::string &Path, const DiagnosticSink &Sink);
 
 /// The compilations as JSON (schema `tilec.manifest-compiles/1`), what
 /// tilec_add_kernels reads: `{"compiles": [{"spec", "kernel", "archs",
-/// "defines": ["NAME=VALUE", ...], "stem"}]}`.
+/// "defines": ["NAME=VALUE", ...], "stem", "fast_math"}]}`.
 nlohmann::json
 describeManifestCompiles(const std::vector<ManifestCompile> &Compiles);
 

@@ -43,6 +43,7 @@ ordered_json tilec::describePackageIndex(const PackageIndex &Index) {
     Shapes.push_back(std::move(Dims));
   }
   Json["shapes"] = std::move(Shapes);
+  Json["fast_math"] = Index.FastMath;
   Json["default"] = Index.Default;
   ordered_json Variants = ordered_json::array();
   for (const PackageVariant &Variant : Index.Variants) {

@@ -12,6 +12,7 @@
 //     "space": {"path": "specs/gemm.tune.yaml", "sha256": "..."},
 //     "archs": ["sm_90a"],
 //     "shapes": [{"M": 4096, "N": 4096, "K": 4096}, ...],
+//     "fast_math": false,
 //     "default": "gemm",
 //     "variants": [
 //       {"name": "gemm-block_K_64", "arch": "sm_90a",
@@ -82,6 +83,8 @@ struct PackageIndex {
   std::vector<Arch> Archs;
   /// The problem shapes to tune for.
   std::vector<SpaceShape> Shapes;
+  /// True if every variant was compiled with `--fast-math`.
+  bool FastMath = false;
   /// The name of the variant with the kernel's defaults.
   std::string Default;
   /// The variants, in the order of the space's candidates.

@@ -30,8 +30,9 @@ SourceLoc TuningSpace::getLoc(const SpaceConstraint &C,
 namespace {
 
 /// The keys of a tuning space, in the order docs/tuning.md lists them.
-constexpr const char *TopLevelKeys[] = {
-    "spec", "kernel", "arch", "parameters", "constraints", "limits", "shapes"};
+constexpr const char *TopLevelKeys[] = {"spec",       "kernel",      "arch",
+                                        "parameters", "constraints", "limits",
+                                        "shapes",     "fast_math"};
 /// The keys of `limits`.
 constexpr const char *LimitKeys[] = {"max_registers", "max_spill_bytes",
                                      "max_performance_warnings"};
@@ -311,6 +312,9 @@ bool SpaceLoader::load(const YAML::Node &Root) {
     loadConstraints(Constraints->Value);
   if (const Entry *Limits = Find("limits"))
     loadLimits(Limits->Value);
+  if (const Entry *FastMath = Find("fast_math"))
+    if (std::optional<bool> Value = readBool(FastMath->Value, "'fast_math'"))
+      Space.FastMath = *Value;
   if (const Entry *Shapes = Find("shapes"))
     loadShapes(*Shapes);
   return getNumErrors() == 0;

@@ -14,6 +14,7 @@
 //     - (block_M * block_K + block_K * block_N) * stages * 2 <= 227 * 1024
 //   limits: {max_registers: 255, max_spill_bytes: 0,
 //            max_performance_warnings: 0}
+//   fast_math: true                 # optional: tilec --fast-math
 //   shapes:
 //     - {M: 4096, N: 4096, K: 4096}
 //
@@ -98,6 +99,8 @@ struct TuningSpace {
   std::vector<SpaceConstraint> Constraints;
   /// The limits on registers and spills.
   SpaceLimits Limits;
+  /// Every candidate is compiled with `tilec --fast-math` (`fast_math`).
+  bool FastMath = false;
   /// The problem shapes, in the file's order.
   std::vector<SpaceShape> Shapes;
 

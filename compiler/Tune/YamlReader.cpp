@@ -177,6 +177,21 @@ std::optional<std::int64_t> YamlReader::readInt(const YAML::Node &Node,
   return Value;
 }
 
+std::optional<bool> YamlReader::readBool(const YAML::Node &Node,
+                                         const char *What) {
+  if (Node.IsScalar()) {
+    if (!checkTag(Node))
+      return std::nullopt;
+    if (Node.Scalar() == "true")
+      return true;
+    if (Node.Scalar() == "false")
+      return false;
+  }
+  error(Node, std::string(What) + " must be true or false" +
+                  (Node.IsScalar() ? ", not '" + Node.Scalar() + "'" : ""));
+  return std::nullopt;
+}
+
 void YamlReader::readArchs(const YAML::Node &Node, const char *Key,
                            std::vector<Arch> &Archs) {
   for (const YAML::Node &Item : readList(Node)) {

@@ -86,6 +86,9 @@ public:
   /// Reads an integer in [Min, Max].
   std::optional<std::int64_t> readInt(const YAML::Node &Node, const char *What,
                                       std::int64_t Min, std::int64_t Max);
+  /// Reads `true` or `false` (YAML's other spellings of booleans, such as
+  /// `yes`, are refused); `What` names the value in messages.
+  std::optional<bool> readBool(const YAML::Node &Node, const char *What);
   /// Reads an architecture or a list of them (no repeats) into `Archs`;
   /// `Key` names the key in messages ("'arch'").
   void readArchs(const YAML::Node &Node, const char *Key,

@@ -146,16 +146,25 @@ def consumer_project(work, prefix):
     manifest = [os.path.join(tree, "kman", "%s.%s.%s" % (stem, arch, ext))
                 for stem in ("vector_add", "vector_add-dtype_f16-block_2048")
                 for arch in ("sm_80", "sm_90a") for ext in ("cubin", "json")]
-    outputs = cubins + fatbin + manifest
+    manifest += [os.path.join(tree, "kman", "vector_add-block_4096.sm_90a." +
+                              ext) for ext in ("cubin", "json")]
+    fast = [os.path.join(tree, "kfast", "vector_add.sm_90a." + ext)
+            for ext in ("cubin", "json")]
+    outputs = cubins + fatbin + manifest + fast
     check(not any(os.path.exists(p) for p in outputs),
           "configuring compiled kernels: that is the build's work")
     log = build(tree)
     # Once per target, and once per configuration of the manifest.
-    check(log.count("tilec: compiling vector_add.tile") == 5,
+    check(log.count("tilec: compiling vector_add.tile") == 7,
           "the first build did not run tilec once per compilation:\n" + log)
     check("tilec: compiling vector_add.tile for sm_80 sm_90a with -D "
           "dtype=f16 -D block=2048" in log,
           "the manifest's second configuration was not compiled:\n" + log)
+    for shown in ("sm_90a with -D block=4096 (--fast-math)",
+                  "sm_90a (--fast-math)"):
+        check("tilec: compiling vector_add.tile for " + shown in log,
+              "a FAST_MATH or fast_math compilation was not compiled with "
+              "--fast-math:\n" + log)
     check("tilec: embedding the kernels of kemb" in log,
           "the first build did not generate the EMBED library:\n" + log)
     with open(os.path.join(tree, "kemb.embed", "kemb.h")) as f:
@@ -264,7 +273,10 @@ BAD_CALLS = [
      r"EMBED declares one function per kernel, and the manifest has several "
      r"configurations of '[^']*vector_add\.tile'"),
     ("tilec_add_kernels(k MANIFEST bad.yaml ARCHS sm_80)",
-     r"MANIFEST names the sources, architectures and -D values itself"),
+     r"MANIFEST names the sources, architectures, -D values and fast_math "
+     r"itself"),
+    ("tilec_add_kernels(k MANIFEST two.yaml FAST_MATH)",
+     r"give it without SOURCES, ARCHS, DEFINES or FAST_MATH"),
     ("add_custom_target(k)\n"
      "tilec_add_kernels(k SOURCES vector_add.tile ARCHS sm_80)",
      r"a target named 'k' already exists"),

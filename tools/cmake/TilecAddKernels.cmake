@@ -8,6 +8,8 @@
 #   | MANIFEST <file.yaml>           kernels x configs x archs instead
 #     [OUTPUT_DIRECTORY <dir>]       default ${CMAKE_CURRENT_BINARY_DIR}/<name>
 #     [FATBIN]                       one <kernel>.fatbin for all ARCHS
+#     [FAST_MATH]                    tilec --fast-math (a manifest says it
+#                                    per kernel: fast_math: true)
 #     [EMBED])                       a library with the kernels inside
 #
 #   tilec_embed_kernels(<name> JSONS <kernel.json>...)
@@ -137,8 +139,9 @@ function(tilec_embed_kernels name)
 endfunction()
 
 # Sets `out_var` to tilec's flags for `archs`, `defines` (NAME=VALUE),
-# `kernel` (empty: every kernel of the source) and FATBIN (`fatbin` true).
-function(_tilec_compile_flags archs defines kernel fatbin out_var)
+# `kernel` (empty: every kernel of the source), FATBIN (`fatbin` true) and
+# FAST_MATH (`fast_math` true).
+function(_tilec_compile_flags archs defines kernel fatbin fast_math out_var)
   list(JOIN archs "," arch_list)
   set(flags --arch "${arch_list}")
   foreach(define IN LISTS defines)
@@ -146,6 +149,9 @@ function(_tilec_compile_flags archs defines kernel fatbin out_var)
   endforeach()
   if(kernel)
     list(APPEND flags --kernel "${kernel}")
+  endif()
+  if(fast_math)
+    list(APPEND flags --fast-math)
   endif()
   if(fatbin)
     list(APPEND flags --emit=fatbin,json)
@@ -216,6 +222,9 @@ function(_tilec_add_compile fn source flags dir depdir index_var outputs_var)
   if(shown_defines)
     set(shown_archs "${shown_archs} with${shown_defines}")
   endif()
+  if("--fast-math" IN_LIST flags)
+    set(shown_archs "${shown_archs} (--fast-math)")
+  endif()
   foreach(path "${source}" "${dir}")
     if(path MATCHES "\\\\")
       message(FATAL_ERROR "${fn}: '${path}' has a backslash, which a "
@@ -268,13 +277,13 @@ endfunction()
 
 function(tilec_add_kernels name)
   set(fn "tilec_add_kernels(${name})")
-  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN;EMBED"
+  cmake_parse_arguments(PARSE_ARGV 1 TK "FATBIN;EMBED;FAST_MATH"
                         "OUTPUT_DIRECTORY;MANIFEST" "SOURCES;ARCHS;DEFINES")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments '${TK_UNPARSED_ARGUMENTS}' "
       "(expected SOURCES <file.tile>... ARCHS <arch>... [DEFINES "
-      "<NAME=VALUE>...] or MANIFEST <file.yaml>, then [OUTPUT_DIRECTORY "
-      "<dir>] [FATBIN] [EMBED])")
+      "<NAME=VALUE>...] [FAST_MATH] or MANIFEST <file.yaml>, then "
+      "[OUTPUT_DIRECTORY <dir>] [FATBIN] [EMBED])")
   endif()
   foreach(keyword IN LISTS TK_KEYWORDS_MISSING_VALUES)
     message(FATAL_ERROR "${fn}: ${keyword} is given without a value")
@@ -291,9 +300,10 @@ function(tilec_add_kernels name)
     message(FATAL_ERROR "${fn}: a target named '${name}' already exists")
   endif()
   if(TK_MANIFEST)
-    if(TK_SOURCES OR TK_ARCHS OR TK_DEFINES)
-      message(FATAL_ERROR "${fn}: MANIFEST names the sources, architectures "
-        "and -D values itself: give it without SOURCES, ARCHS or DEFINES")
+    if(TK_SOURCES OR TK_ARCHS OR TK_DEFINES OR TK_FAST_MATH)
+      message(FATAL_ERROR "${fn}: MANIFEST names the sources, architectures, "
+        "-D values and fast_math itself: give it without SOURCES, ARCHS, "
+        "DEFINES or FAST_MATH")
     endif()
   else()
     if(NOT TK_SOURCES)
@@ -325,6 +335,7 @@ function(tilec_add_kernels name)
       string(JSON kernel GET "${compiles}" ${c} kernel)
       string(JSON arch_count LENGTH "${compiles}" ${c} archs)
       string(JSON define_count LENGTH "${compiles}" ${c} defines)
+      string(JSON fast_math GET "${compiles}" ${c} fast_math)
       set(archs "")
       math(EXPR last_arch "${arch_count} - 1")
       foreach(a RANGE ${last_arch})
@@ -349,13 +360,13 @@ function(tilec_add_kernels name)
         list(APPEND embedded "${spec}|${kernel}")
       endif()
       _tilec_compile_flags("${archs}" "${defines}" "${kernel}" "${TK_FATBIN}"
-                           flags)
+                           "${fast_math}" flags)
       _tilec_add_compile("${fn}" "${spec}" "${flags}" "${dir}" "${depdir}"
                          index all_outputs)
     endforeach()
   else()
     _tilec_compile_flags("${TK_ARCHS}" "${TK_DEFINES}" "" "${TK_FATBIN}"
-                         flags)
+                         "${TK_FAST_MATH}" flags)
     foreach(source IN LISTS TK_SOURCES)
       get_filename_component(source "${source}" ABSOLUTE
                              BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")

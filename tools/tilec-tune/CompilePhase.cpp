@@ -250,6 +250,7 @@ void CompilePhase::compileAll() {
   Variants.SpecPath = SpecPath;
   Variants.OutputDir = Staging;
   Variants.NoCache = Options.NoCache;
+  Variants.FastMath = Space->FastMath;
   Variants.PtxasPath = Options.PtxasPath;
   Variants.CudaPath = Options.CudaPath;
   Results.assign(Plan.Jobs.size(), CompiledVariant());
@@ -298,6 +299,7 @@ bool CompilePhase::writePackage(double CompileSeconds) {
   Index.SpaceSha256 = sha256Hex(Space->File->getContents());
   Index.Archs = Space->Archs;
   Index.Shapes = Space->Shapes;
+  Index.FastMath = Space->FastMath;
   Index.Default = Plan.Candidates[Plan.Default].Stem;
 
   std::uint64_t Failed = 0, Spilling = 0, OverBudget = 0, Serialized = 0;

@@ -127,6 +127,12 @@ void exportManifest(const std::string &PackageDir,
                                  .lexically_relative(Output.parent_path())
                                  .generic_string();
   std::string Kernel = stringAt(Index, "kernel", IndexPath);
+  // Packages from before `fast_math` was recorded are exact.
+  const json &FastMath = Index.value("fast_math", json(false));
+  if (!FastMath.is_boolean())
+    throw ExportError("'" + IndexPath +
+                      "' has a 'fast_math' that is not "
+                      "true or false");
   std::string Text =
       "# Written by `tilec-tune export " + PackageDir +
       "`: the variants tile-bench tune selected (" +
@@ -135,7 +141,9 @@ void exportManifest(const std::string &PackageDir,
       "# tilec_add_kernels(... MANIFEST) (docs/cmake.md).\nkernels:\n";
   for (const std::string &Arch : ArchOrder) {
     Text += "  - spec: " + RelativeSpec + "\n    kernel: " + Kernel +
-            "\n    archs: " + Arch + "\n    configs:\n";
+            "\n    archs: " + Arch +
+            (FastMath.get<bool>() ? "\n    fast_math: true" : "") +
+            "\n    configs:\n";
     for (const json *Variant : ByArch[Arch]) {
       std::string Config;
       json Defines = Variant->value("defines", json::object());

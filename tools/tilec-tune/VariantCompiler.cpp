@@ -100,6 +100,7 @@ CompiledVariant tilec::compileVariant(const VariantOptions &Options,
     Driver.Defines.push_back(D.Name + "=" + D.Value);
   Driver.Output = Options.OutputDir;
   Driver.NoCache = Options.NoCache;
+  Driver.FastMath = Options.FastMath;
   Driver.PtxasPath = Options.PtxasPath;
   Driver.CudaPath = Options.CudaPath;
   std::string Out, Err;

@@ -29,6 +29,8 @@ struct VariantOptions {
   std::string OutputDir;
   /// Bypass the compile cache (`--no-cache`).
   bool NoCache = false;
+  /// Compile with `--fast-math` (the space's `fast_math`).
+  bool FastMath = false;
   /// `--ptxas` and `--cuda-path` of tilec; empty to search.
   std::string PtxasPath, CudaPath;
 };
