@@ -63,7 +63,8 @@ llvm::OptimizationLevel optimizationLevel(unsigned optLevel) {
 } // namespace
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-tilec::createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel) {
+tilec::createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel,
+                                bool contractFloatOps) {
   static std::once_flag initialized;
   std::call_once(initialized, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -78,8 +79,11 @@ tilec::createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel) {
   const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!nvptx)
     return llvm::createStringError("NVPTX back end unavailable: " + error);
+  llvm::TargetOptions options;
+  if (contractFloatOps)
+    options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
-      triple, target.arch, target.ptxFeature(), llvm::TargetOptions(),
+      triple, target.arch, target.ptxFeature(), options,
       std::nullopt, std::nullopt, codeGenOptLevel(optLevel)));
   if (!machine)
     return llvm::createStringError(

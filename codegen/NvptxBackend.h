@@ -26,9 +26,14 @@ class TargetMachine;
 namespace tilec {
 
 /// Creates the NVPTX target machine for `target` at `optLevel` (0..3),
-/// initializing the NVPTX back end on first use.
+/// initializing the NVPTX back end on first use. With `contractFloatOps` a
+/// floating-point multiply and the add of its product become one `fma`
+/// (nvcc's `--fmad=true`; `tilec --fast-math`); otherwise they stay two
+/// correctly rounded operations (`mul.rn`, `add.rn`, which ptxas keeps
+/// apart).
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel);
+createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel,
+                         bool contractFloatOps);
 
 /// Gives `module` the triple and data layout of `machine`.
 void setModuleTarget(llvm::Module &module, llvm::TargetMachine &machine);

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Checks tilec's fused GEMM epilogue (specs/gemm_bias_gelu.tile:
-C = gelu(A·B + bias), erf form) on odd shapes and times it, as the
-tutorial's epilogue lesson does, against PyTorch eager (matmul, add, gelu:
-3 kernels) and cuBLASLt's fused epilogue
-(torch._addmm_activation(bias, A, B, use_gelu=True)), in one process.
+C = gelu(A·B + bias), erf form; specs/gemm_bias_gelu_tanh.tile, tanh form)
+on odd shapes and times it, as the tutorial's epilogue lesson does, against
+PyTorch eager (matmul, add, gelu of the same form: 3 kernels) and
+cuBLASLt's fused epilogue (torch._addmm_activation(bias, A, B,
+use_gelu=True), whose GELU is the tanh form), in one process.
 
     bench_epilogue.py --kernels DIR --json OUT.json [--table OUT.txt]
 
 DIR holds kernels compiled by tools/gpu/compile_rows.sh; the
-gemm_bias_gelu ones are used. Correctness: M, N, K from {1, 17, 127, 1000,
+gemm_bias_gelu and gemm_bias_gelu_tanh ones are used. Correctness: M, N, K from {1, 17, 127, 1000,
 4096} (K a multiple of 8), fresh inputs, C poisoned with NaN, relative
 Frobenius error against fp32 PyTorch at most 2e-2. Speed at
 8192x8192x1024 (and 4096^3): median of 50 after 10 warmup; the HBM traffic
@@ -33,6 +34,8 @@ DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
 CHECK_SIZES = [1, 17, 127, 1000, 4096]
 BENCH_SHAPES = [(8192, 8192, 1024), (4096, 4096, 4096)]
 TOLERANCE = 2e-2
+# The kernels, and the `approximate` of torch's gelu each computes.
+GELU_FORMS = {"gemm_bias_gelu": "none", "gemm_bias_gelu_tanh": "tanh"}
 
 
 def operands(dtype, m, n, k):
@@ -42,12 +45,12 @@ def operands(dtype, m, n, k):
     return a, b, bias
 
 
-def check(kernel, dtype, m, n, k):
+def check(kernel, form, dtype, m, n, k):
     a, b, bias = operands(dtype, m, n, k)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
     kernel(a, b, bias, c)
     torch.cuda.synchronize()
-    ref = F.gelu(a.float() @ b.float() + bias.float())
+    ref = F.gelu(a.float() @ b.float() + bias.float(), approximate=form)
     out = c.float()
     if torch.isnan(out).any():
         return float("inf")
@@ -67,7 +70,8 @@ def main():
     failures = 0
     for path in sorted(glob.glob(os.path.join(args.kernels, "*", "*.json"))):
         meta = json.load(open(path))
-        if meta["name"] != "gemm_bias_gelu":
+        form = GELU_FORMS.get(meta["name"])
+        if form is None:
             continue
         config = os.path.basename(os.path.dirname(path))
         dtype = DTYPES[meta["constants"]["dtype"]]
@@ -77,7 +81,7 @@ def main():
         rng.shuffle(shapes)
         worst = 0.0
         for m, n, k in shapes[:12]:
-            error = check(kernel, dtype, m, n, k)
+            error = check(kernel, form, dtype, m, n, k)
             ok = error <= TOLERANCE
             failures += not ok
             worst = max(worst, error)
@@ -90,14 +94,16 @@ def main():
             a, b, bias = operands(dtype, m, n, k)
             c = torch.empty(m, n, device="cuda", dtype=dtype)
             ours, _ = time_ms(lambda: kernel(a, b, bias, c))
-            eager, _ = time_ms(lambda: F.gelu(torch.matmul(a, b) + bias))
+            eager, _ = time_ms(lambda: F.gelu(torch.matmul(a, b) + bias,
+                                              approximate=form))
             fused, _ = time_ms(
                 lambda: torch._addmm_activation(bias, a, b, use_gelu=True))
             plain, _ = time_ms(lambda: torch.matmul(a, b, out=c))
             flops = 2.0 * m * n * k
             saved = 4 * m * n * c.element_size()
             results["bench"].append({
-                "config": config, "dtype": meta["constants"]["dtype"],
+                "config": config, "gelu": form,
+                "dtype": meta["constants"]["dtype"],
                 "m": m, "n": n, "k": k, "ms": ours,
                 "tflops": flops / ours / 1e9, "eager_ms": eager,
                 "cublaslt_ms": fused, "matmul_ms": plain,
@@ -105,13 +111,13 @@ def main():
                 "saved_bytes": saved,
                 "registers": meta.get("resources", {}).get("registers")})
     lines = ["Fused GEMM epilogue on " + results["device"] + " (median ms of 50 "
-             "after 10 warmup; eager = matmul + add + gelu, cuBLASLt = "
-             "_addmm_activation(use_gelu))",
-             f"{'config':34} {'M':>5} {'N':>5} {'K':>5} {'fused ms':>9} "
+             "after 10 warmup; eager = matmul + add + gelu of the kernel's "
+             "form, cuBLASLt = _addmm_activation(use_gelu), tanh form)",
+             f"{'config':46} {'M':>5} {'N':>5} {'K':>5} {'fused ms':>9} "
              f"{'TFLOP/s':>8} {'eager ms':>9} {'cuBLASLt':>9} {'matmul':>8} "
              f"{'vs eager':>8} {'vs Lt':>6} {'regs':>5}"]
     for row in results["bench"]:
-        lines.append(f"{row['config']:34} {row['m']:5} {row['n']:5} {row['k']:5} "
+        lines.append(f"{row['config']:46} {row['m']:5} {row['n']:5} {row['k']:5} "
                      f"{row['ms']:9.3f} {row['tflops']:8.1f} "
                      f"{row['eager_ms']:9.3f} {row['cublaslt_ms']:9.3f} "
                      f"{row['matmul_ms']:8.3f} {row['vs_eager']:8.3f} "

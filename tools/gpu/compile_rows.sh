@@ -104,7 +104,15 @@ for dtype in f16 bf16; do
     # shellcheck disable=SC2086
     compile "gemm_bias_gelu-$dtype-${entry%%:*}" gemm_bias_gelu.tile \
       -D dtype=$dtype ${entry#*:}
+    # GELU's tanh form (cuBLASLt's), with --fast-math (tanh.approx.f32).
+    # shellcheck disable=SC2086
+    compile "gemm_bias_gelu_tanh-$dtype-${entry%%:*}-fm" \
+      gemm_bias_gelu_tanh.tile -D dtype=$dtype ${entry#*:} --fast-math
   done
+  # shellcheck disable=SC2086
+  compile "gemm_bias_gelu_tanh-$dtype-m128n128k64s4t256" \
+    gemm_bias_gelu_tanh.tile -D dtype=$dtype -D block_K=64 -D stages=4 \
+    -D threads=256
 done
 
 # FlashAttention (specs/flash_attention.tile), checked and timed by
