@@ -55,6 +55,29 @@ Value scaleF32(OpBuilder &builder, Location loc, Value value, double factor) {
   return LLVM::FMulOp::create(builder, loc, value, constant);
 }
 
+/// Returns `value * factor`; a difference `a - b` becomes
+/// `fma(a, factor, -(b * factor))`, one instruction per element where `b`
+/// is the same for many (softmax's `exp(x - max)` as `ex2(x * log2(e) -
+/// max * log2(e))`, the product of the maximum computed once per row).
+Value scaleDifferenceF32(OpBuilder &builder, Location loc, Value value,
+                         double factor) {
+  Value lhs, rhs;
+  if (auto sub = value.getDefiningOp<LLVM::FSubOp>()) {
+    lhs = sub.getLhs();
+    rhs = sub.getRhs();
+  } else if (auto sub = value.getDefiningOp<arith::SubFOp>()) {
+    lhs = sub.getLhs();
+    rhs = sub.getRhs();
+  }
+  if (!lhs || !lhs.getType().isF32() || !rhs.getType().isF32())
+    return scaleF32(builder, loc, value, factor);
+  Value constant = LLVM::ConstantOp::create(builder, loc, builder.getF32Type(),
+                                            builder.getF32FloatAttr(factor));
+  Value scaledRhs = LLVM::FNegOp::create(
+      builder, loc, LLVM::FMulOp::create(builder, loc, rhs, constant));
+  return LLVM::FMAOp::create(builder, loc, lhs, constant, scaledRhs);
+}
+
 /// A lowering of `SourceOp` on f32 alone (other types fall through to the
 /// patterns of lower benefit): `lowerF32` builds the replacement value.
 template <typename SourceOp>
@@ -93,7 +116,7 @@ struct ApproximateUnaryOp : public F32Lowering<MathOp> {
                  OpBuilder &builder) const override {
     Value value = adaptor.getOperand();
     if (preScale != 1.0)
-      value = scaleF32(builder, loc, value, preScale);
+      value = scaleDifferenceF32(builder, loc, value, preScale);
     value = callF32Intrinsic(builder, loc, intrinsic, value);
     if (postScale != 1.0)
       value = scaleF32(builder, loc, value, postScale);

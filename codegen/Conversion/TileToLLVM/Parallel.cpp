@@ -28,6 +28,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -157,6 +159,8 @@ private:
                          bool guardTail);
   LogicalResult emitLanes(const ParallelPlan &plan, MutableArrayRef<Lane> lanes,
                           bool fast);
+  bool isProvenInBounds(arith::CmpIOp cmp, const ParallelPlan &plan,
+                        Lane &lane);
   void emitVectorLoad(tile::LoadOp load, MutableArrayRef<Lane> lanes,
                       int64_t chunkWidth);
   void emitVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
@@ -427,12 +431,82 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
   return emitLanes(plan, lanes, /*fast=*/false);
 }
 
+/// Returns true if `a` and `b` compute the same value: the same SSA value,
+/// or results of the same pure op on operands that are (up to `depth` ops
+/// deep), as the separately written `bx * 1024 + j` of an access and of the
+/// test guarding it.
+bool computeSameValue(Value a, Value b, unsigned depth = 4) {
+  if (a == b)
+    return true;
+  auto x = dyn_cast<OpResult>(a), y = dyn_cast<OpResult>(b);
+  if (!depth || !x || !y || x.getResultNumber() != y.getResultNumber())
+    return false;
+  Operation *opA = x.getOwner(), *opB = y.getOwner();
+  if (opA->getName() != opB->getName() ||
+      opA->getAttrDictionary() != opB->getAttrDictionary() ||
+      opA->getNumOperands() != opB->getNumOperands() ||
+      opA->getNumRegions() != 0 || !isPure(opA))
+    return false;
+  for (auto [operandA, operandB] :
+       llvm::zip(opA->getOperands(), opB->getOperands()))
+    if (!computeSameValue(operandA, operandB, depth - 1))
+      return false;
+  return true;
+}
+
+/// Returns true if `cmp` is `index < extent` (signed or unsigned, or
+/// `extent > index`) for an index of a vectorized access and the extent of
+/// the dim it indexes: the fast path proved `index < extent` (unsigned, so
+/// also `0 <= index`) for every lane, so the body's own bounds test, such as
+/// softmax's `j < N ? X[row, j] : -inf`, is true there.
+bool ParallelLowering::isProvenInBounds(arith::CmpIOp cmp,
+                                        const ParallelPlan &plan, Lane &lane) {
+  Value index = cmp.getLhs(), extent = cmp.getRhs();
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
+    std::swap(index, extent);
+    break;
+  default:
+    return false;
+  }
+  auto sameExtent = [&](Value dim) {
+    Value lowered = lane.map.lookupOrNull(extent);
+    if (lowered == dim)
+      return true;
+    APInt a, b;
+    return lowered && matchPattern(lowered, m_ConstantInt(&a)) &&
+           matchPattern(dim, m_ConstantInt(&b)) && a == b;
+  };
+  for (auto [op, chunk] : plan.chunkWidths) {
+    auto access = cast<tile::AccessOpInterface>(op);
+    const Tensor *tensor = lowering.findTensor(access.getBuffer());
+    if (!tensor)
+      continue;
+    for (auto [d, accessIndex] : llvm::enumerate(access.getIndices()))
+      if (computeSameValue(accessIndex, index) && sameExtent(tensor->dims[d]))
+        return true;
+  }
+  return false;
+}
+
 LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
                                           MutableArrayRef<Lane> lanes,
                                           bool fast) {
   tile::ParallelOp loop = plan.loop;
   for (Operation &op : loop.getBody().front().without_terminator()) {
     if (fast) {
+      auto cmp = dyn_cast<arith::CmpIOp>(op);
+      if (cmp && isProvenInBounds(cmp, plan, lanes.front())) {
+        Value proven = arith::ConstantIntOp::create(builder, cmp.getLoc(),
+                                                    /*value=*/1, /*width=*/1);
+        for (Lane &lane : lanes)
+          lane.map.map(cmp.getResult(), proven);
+        continue;
+      }
       auto chunk = plan.chunkWidths.find(&op);
       if (chunk != plan.chunkWidths.end()) {
         if (auto load = dyn_cast<tile::LoadOp>(op))
