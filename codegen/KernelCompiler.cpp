@@ -178,8 +178,9 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
       translateModuleToLLVMIR(*module, llvmContext, artifacts.kernelName);
   if (!llvmModule)
     return emitError(loc) << "cannot translate the lowered kernel to LLVM IR";
-  auto machine = createNvptxTargetMachine(*target, options.optLevel,
-                                          /*contractFloatOps=*/options.fastMath);
+  auto machine =
+      createNvptxTargetMachine(*target, options.optLevel,
+                               /*contractFloatOps=*/options.fastMath);
   if (!machine)
     return report(loc, machine.takeError());
   setModuleTarget(*llvmModule, **machine);

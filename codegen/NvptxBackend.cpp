@@ -83,8 +83,8 @@ tilec::createNvptxTargetMachine(const GpuTarget &target, unsigned optLevel,
   if (contractFloatOps)
     options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
-      triple, target.arch, target.ptxFeature(), options,
-      std::nullopt, std::nullopt, codeGenOptLevel(optLevel)));
+      triple, target.arch, target.ptxFeature(), options, std::nullopt,
+      std::nullopt, codeGenOptLevel(optLevel)));
   if (!machine)
     return llvm::createStringError(
         "cannot create the NVPTX target machine for " + target.arch);
