@@ -186,6 +186,11 @@ private:
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(builder, loop.getLoc(), value);
   }
+  /// The stage of `iteration`, `iteration % S`, computed in 32 bits (an
+  /// unsigned division by a constant that is not a power of two costs a
+  /// dozen instructions per iteration in 64 bits): exact below 2^32
+  /// iterations, more tiles along one dim than any GPU's memory holds.
+  Value stageOf(Value iteration);
   /// Emits the producers of the iteration `iteration` into stage
   /// `iteration % S`, if `iteration < n`.
   void emitProducers(Value iteration, Value upperBound);
@@ -220,6 +225,17 @@ void LoopPipeliner::cloneWithSlice(Operation *op, IRMapping &mapping) {
     copy.setAsync(true);
 }
 
+Value LoopPipeliner::stageOf(Value iteration) {
+  Location loc = loop.getLoc();
+  Type i32 = builder.getI32Type();
+  Value narrow = arith::IndexCastUIOp::create(builder, loc, i32, iteration);
+  Value stage = arith::RemUIOp::create(
+      builder, loc, narrow,
+      arith::ConstantIntOp::create(builder, loc, i32, stages));
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      stage);
+}
+
 void LoopPipeliner::emitProducers(Value iteration, Value upperBound) {
   Location loc = loop.getLoc();
   Value inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
@@ -229,8 +245,7 @@ void LoopPipeliner::emitProducers(Value iteration, Value upperBound) {
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iteration);
-  mapStages(builder, loc, plan, mapping,
-            arith::RemUIOp::create(builder, loc, iteration, constant(stages)));
+  mapStages(builder, loc, plan, mapping, stageOf(iteration));
   for (tile::CopyOp producer : plan.producers)
     cloneWithSlice(producer, mapping);
 }
@@ -246,8 +261,7 @@ void LoopPipeliner::emitIteration(Value k, Value upperBound, bool gemmsAsync) {
   }
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
-  mapStages(builder, loc, plan, mapping,
-            arith::RemUIOp::create(builder, loc, k, constant(stages)));
+  mapStages(builder, loc, plan, mapping, stageOf(k));
   for (Operation &op : loop.getBody().front().without_terminator()) {
     auto copy = dyn_cast<tile::CopyOp>(op);
     if ((copy && llvm::is_contained(plan.producers, copy)) ||

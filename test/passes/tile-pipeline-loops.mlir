@@ -4,13 +4,16 @@
 // iterations 0 and 1 (guarded, one group each), the loop waits for all but
 // one group, passes a barrier, starts iteration k + 2 into its stage (last
 // read in iteration k - 1) and then computes on stage k % 3; everything is
-// awaited after the loop.
+// awaited after the loop. Stages are computed in 32 bits.
 // CHECK-LABEL: tile.kernel @three_stages
 // CHECK: %[[A:.*]] = tile.alloc_shared : !tile.buffer<3x64x32xf16, shared>
 // CHECK: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[G0:.*]] = arith.cmpi ult, %[[C0]], %[[N:.*]] : index
 // CHECK: tile.if %[[G0]] {
-// CHECK:   %[[S0:.*]] = arith.remui %[[C0]], %[[C3:.*]] : index
+// CHECK:   %[[N0:.*]] = arith.index_castui %[[C0]] : index to i32
+// CHECK:   %[[C3:.*]] = arith.constant 3 : i32
+// CHECK:   %[[R0:.*]] = arith.remui %[[N0]], %[[C3]] : i32
+// CHECK:   %[[S0:.*]] = arith.index_castui %[[R0]] : i32 to index
 // CHECK:   %[[V0:.*]] = tile.stage_view %[[A]][%[[S0]]] : !tile.buffer<3x64x32xf16, shared> -> !tile.buffer<64x32xf16, shared>
 // CHECK:   tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %[[V0]][] {async}
 // CHECK: }
@@ -25,12 +28,15 @@
 // CHECK: %[[NEXT:.*]] = arith.addi %[[K]], %{{.*}} : index
 // CHECK: %[[G:.*]] = arith.cmpi ult, %[[NEXT]], %[[N]] : index
 // CHECK: tile.if %[[G]] {
-// CHECK:   arith.remui %[[NEXT]], %{{.*}} : index
+// CHECK:   %[[NN:.*]] = arith.index_castui %[[NEXT]] : index to i32
+// CHECK:   arith.remui %[[NN]], %{{.*}} : i32
 // CHECK:   tile.copy {{.*}} {async}
 // CHECK: }
 // CHECK-NEXT: tile.async_commit
 // CHECK-NOT: tile.copy
-// CHECK: %[[S:.*]] = arith.remui %[[K]], %{{.*}} : index
+// CHECK: %[[NK:.*]] = arith.index_castui %[[K]] : index to i32
+// CHECK: %[[RK:.*]] = arith.remui %[[NK]], %{{.*}} : i32
+// CHECK: %[[S:.*]] = arith.index_castui %[[RK]] : i32 to index
 // CHECK: %[[V:.*]] = tile.stage_view %[[A]][%[[S]]]
 // CHECK: tile.gemm %[[V]], %{{.*}}, %{{.*}}
 // CHECK-NEXT: }
@@ -107,7 +113,8 @@ tile.kernel @not_pipelined(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", t
 // CHECK-NEXT: tile.async_wait 1
 // CHECK-NEXT: tile.barrier
 // CHECK-NOT: tile.copy
-// CHECK: arith.remui %[[LAST]], %{{.*}} : index
+// CHECK: %[[NL:.*]] = arith.index_castui %[[LAST]] : index to i32
+// CHECK: arith.remui %[[NL]], %{{.*}} : i32
 // CHECK: tile.gemm %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} : !tile.buffer
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.async_wait 0

@@ -5,8 +5,11 @@
 // * global -> shared: the block's threads copy the tile in 16-byte chunks
 //   with `cp.async.cg` (zero-filling whatever lies outside the tensor), when
 //   the tensor's rows and the region's first column are 16-byte aligned;
-//   otherwise element by element with guarded loads. The copy waits for its
-//   chunks and ends with a barrier, and starts with one, so that no thread
+//   otherwise element by element with guarded loads. A tile that lies wholly
+//   inside the tensor (every tile of a GEMM's main loop but the edges) takes
+//   a path without bounds: whole chunks from one pointer per thread that
+//   advances by a fixed number of rows per round of chunks. The copy waits for
+//   its chunks and ends with a barrier, and starts with one, so that no thread
 //   overwrites a tile another thread still reads. An `async` copy (made by
 //   tile-pipeline-loops) only starts its chunks: the pipeline's
 //   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
@@ -39,6 +42,26 @@ namespace {
 /// Bytes one `cp.async` moves.
 constexpr int64_t kCopyChunkBytes = 16;
 
+/// The element offset by which the chunk starts (columns that are
+/// multiples of `chunkElements`) of rows `r + rows` lie from those of rows
+/// `r` in `tile`'s layout, if it is one offset for every row and chunk:
+/// then a thread's shared addresses, a round of `rows` rows apart, differ
+/// by a constant.
+std::optional<int64_t> rowPeriodOffset(const SharedBuffer &tile, int64_t rows,
+                                       int64_t chunkElements) {
+  auto layout = dyn_cast_or_null<tile::SharedLayoutAttrInterface>(tile.layout);
+  auto offset = [&](int64_t row, int64_t column) {
+    return layout ? layout.getElementOffset(tile.shape, {row, column})
+                  : row * tile.shape[1] + column;
+  };
+  int64_t period = offset(rows, 0) - offset(0, 0);
+  for (int64_t row = 0; row + rows < tile.shape[0]; ++row)
+    for (int64_t column = 0; column < tile.shape[1]; column += chunkElements)
+      if (offset(row + rows, column) - offset(row, column) != period)
+        return std::nullopt;
+  return period;
+}
+
 tile::BufferType bufferType(Value buffer) {
   return cast<tile::BufferType>(buffer.getType());
 }
@@ -64,8 +87,12 @@ private:
   Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
   /// The tensor indices of element (row, column) of the tile.
   SmallVector<Value> tensorIndices(Value row, Value column);
-  /// Emits the chunked `cp.async` copy.
-  void emitChunks(int64_t chunkElements);
+  /// True if the whole tile lies inside the tensor.
+  Value tileInside();
+  /// Emits the chunked `cp.async` copy: whole chunks where the tile lies
+  /// inside the tensor, else each chunk clipped to the tensor (zero-filled
+  /// where it lies outside).
+  void emitChunks(int64_t chunkElements, bool clipped);
   /// Emits the element-by-element copy.
   void emitElements();
 
@@ -89,17 +116,72 @@ SmallVector<Value> GlobalToSharedCopy::tensorIndices(Value row, Value column) {
   return indices;
 }
 
-void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
-  int64_t rows = tile->shape[0], columns = tile->shape[1];
-  int64_t chunksPerRow = columns / chunkElements;
-  int64_t chunks = rows * chunksPerRow;
+Value GlobalToSharedCopy::tileInside() {
+  // Unsigned comparisons also reject negative origins.
+  size_t rank = origin.size();
+  Value inside;
+  for (size_t d = 0; d < rank; ++d) {
+    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        origin[d], tensor->dims[d]);
+    if (d + 2 >= rank) {
+      Value end = arith::AddIOp::create(builder, loc, origin[d],
+                                        constant(tile->shape[d + 2 - rank]));
+      valid = arith::AndIOp::create(
+          builder, loc, valid,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
+                                tensor->dims[d]));
+    }
+    inside =
+        inside ? arith::AndIOp::create(builder, loc, inside, valid) : valid;
+  }
+  return inside;
+}
+
+void GlobalToSharedCopy::emitChunks(int64_t chunkElements, bool clipped) {
+  int64_t chunksPerRow = tile->shape[1] / chunkElements;
+  int64_t chunks = tile->shape[0] * chunksPerRow;
   int64_t threads = lowering.getThreads();
   int64_t elementBytes = storageBytes(tile->elementType);
-  Type i32 = builder.getI32Type();
+  Value thread = lowering.getThreadIndex();
+  // Where a round of chunks (one per thread) covers whole rows, a thread
+  // keeps its column and moves down by the round's rows: its source is one
+  // pointer advanced by one add per round, not an address computed per
+  // chunk; so is its target where the tile's layout repeats every round
+  // (a constant offset, folded into the instruction).
+  bool wholeRows = threads % chunksPerRow == 0;
+  std::optional<int64_t> targetStep;
+  if (wholeRows)
+    targetStep = rowPeriodOffset(*tile, threads / chunksPerRow, chunkElements);
+  Value threadRow, threadColumn, source, roundStep, target;
+  if (wholeRows) {
+    threadRow =
+        arith::DivUIOp::create(builder, loc, thread, constant(chunksPerRow));
+    threadColumn = arith::MulIOp::create(
+        builder, loc,
+        arith::RemUIOp::create(builder, loc, thread, constant(chunksPerRow)),
+        constant(chunkElements));
+    source = lowering.elementPointer(loc, *tensor,
+                                     tensorIndices(threadRow, threadColumn));
+    roundStep = arith::IndexCastOp::create(
+        builder, loc, builder.getI64Type(),
+        arith::MulIOp::create(builder, loc, tensor->dims.back(),
+                              constant(threads / chunksPerRow)));
+    if (targetStep)
+      target =
+          lowering.sharedElementPointer(loc, *tile, {threadRow, threadColumn});
+  }
   for (int64_t first = 0; first < chunks; first += threads) {
+    if (wholeRows && first > 0) {
+      source = LLVM::GEPOp::create(builder, loc, tensor->base.getType(),
+                                   tensor->storageType, source,
+                                   ValueRange{roundStep});
+      if (targetStep)
+        target = LLVM::GEPOp::create(builder, loc, tile->base.getType(),
+                                     tile->storageType, target,
+                                     ArrayRef<LLVM::GEPArg>{*targetStep});
+    }
     OpBuilder::InsertionGuard guard(builder);
-    Value chunk = arith::AddIOp::create(builder, loc, lowering.getThreadIndex(),
-                                        constant(first));
+    Value chunk = arith::AddIOp::create(builder, loc, thread, constant(first));
     if (first + threads > chunks) {
       Value inRange = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, chunk, constant(chunks));
@@ -107,13 +189,30 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
                                     /*withElseRegion=*/false);
       builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value row =
-        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerRow));
-    Value column = arith::MulIOp::create(
-        builder, loc,
-        arith::RemUIOp::create(builder, loc, chunk, constant(chunksPerRow)),
-        constant(chunkElements));
+    Value row, column;
+    if (wholeRows) {
+      row = arith::AddIOp::create(builder, loc, threadRow,
+                                  constant(first / chunksPerRow));
+      column = threadColumn;
+    } else {
+      row = arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerRow));
+      column = arith::MulIOp::create(
+          builder, loc,
+          arith::RemUIOp::create(builder, loc, chunk, constant(chunksPerRow)),
+          constant(chunkElements));
+    }
     SmallVector<Value> indices = tensorIndices(row, column);
+    Value chunkSource =
+        wholeRows ? source : lowering.elementPointer(loc, *tensor, indices);
+    Value chunkTarget =
+        targetStep ? target
+                   : lowering.sharedElementPointer(loc, *tile, {row, column});
+    if (!clipped) {
+      NVVM::CpAsyncOp::create(builder, loc, chunkTarget, chunkSource,
+                              kCopyChunkBytes, NVVM::LoadCacheModifierKind::CG,
+                              /*cpSize=*/Value());
+      continue;
+    }
     // Bytes of the chunk inside the tensor: 0 for a row outside it, else
     // the columns left in the row, at most a chunk (the rest is zeroed).
     Value rowValid;
@@ -135,19 +234,15 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements) {
         builder, loc, valid,
         arith::MulIOp::create(builder, loc, elements, constant(elementBytes)),
         constant(0));
-    Value bytes32 = arith::IndexCastOp::create(builder, loc, i32, bytes);
+    Value bytes32 =
+        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), bytes);
     // A chunk outside the tensor reads nothing; its address stays valid.
-    Value source = LLVM::SelectOp::create(
-        builder, loc, valid, lowering.elementPointer(loc, *tensor, indices),
-        tensor->base);
-    Value target = lowering.sharedElementPointer(loc, *tile, {row, column});
-    NVVM::CpAsyncOp::create(builder, loc, target, source, kCopyChunkBytes,
-                            NVVM::LoadCacheModifierKind::CG, bytes32);
+    chunkSource =
+        LLVM::SelectOp::create(builder, loc, valid, chunkSource, tensor->base);
+    NVVM::CpAsyncOp::create(builder, loc, chunkTarget, chunkSource,
+                            kCopyChunkBytes, NVVM::LoadCacheModifierKind::CG,
+                            bytes32);
   }
-  if (copy.getAsync())
-    return;
-  NVVM::CpAsyncCommitGroupOp::create(builder, loc);
-  NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
 }
 
 void GlobalToSharedCopy::emitElements() {
@@ -215,11 +310,31 @@ LogicalResult GlobalToSharedCopy::emit() {
         arith::AndIOp::create(builder, loc, rowsAligned, columnAligned);
     auto paths =
         scf::IfOp::create(builder, loc, aligned, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(paths.thenBlock()->getTerminator());
-    emitChunks(chunkElements);
-    builder.setInsertionPoint(paths.elseBlock()->getTerminator());
-    emitElements();
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+      // A warp-specialized kernel copies with TMA; its cp.async copies are
+      // the fallback for tensors TMA cannot take, under the register cap of
+      // two blocks per multiprocessor, where the second path's code and
+      // registers cost more than its bounds save.
+      if (lowering.isWarpSpecialized()) {
+        emitChunks(chunkElements, /*clipped=*/true);
+      } else {
+        auto whole = scf::IfOp::create(builder, loc, tileInside(),
+                                       /*withElseRegion=*/true);
+        builder.setInsertionPoint(whole.thenBlock()->getTerminator());
+        emitChunks(chunkElements, /*clipped=*/false);
+        builder.setInsertionPoint(whole.elseBlock()->getTerminator());
+        emitChunks(chunkElements, /*clipped=*/true);
+        builder.setInsertionPointAfter(whole);
+      }
+      if (!copy.getAsync()) {
+        NVVM::CpAsyncCommitGroupOp::create(builder, loc);
+        NVVM::CpAsyncWaitGroupOp::create(builder, loc, 0);
+      }
+      builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+      emitElements();
+    }
   }
   if (!copy.getAsync())
     lowering.emitBarrier(loc);
