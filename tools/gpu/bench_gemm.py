@@ -12,7 +12,7 @@ values that differ from the defaults (gemm-dtype_bf16-block_K_64); the NN, NT, T
 specs, whose metadata says which operand is stored transposed). For every
 kernel:
 
-* correctness: M, N, K drawn from {1, 17, 127, 1000, 4095, 4096} (K a
+* correctness: M, N, K drawn from {1, 17, 127, 1000, 4095, 4096, 8192} (K a
   multiple of 8), fresh random inputs, the output poisoned with NaN before
   the launch, the relative Frobenius error against fp32 PyTorch
   (||out - ref|| / ||ref||) at most 2e-2 and no NaN left;
@@ -43,7 +43,7 @@ from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
-CHECK_SIZES = [1, 17, 127, 1000, 4095, 4096]
+CHECK_SIZES = [1, 17, 127, 1000, 4095, 4096, 8192]
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024),
                 (4096, 4096, 512), (16384, 16384, 16384), (128, 8192, 8192),
                 (16, 8192, 8192)]

@@ -49,6 +49,9 @@ constexpr int64_t kCopyChunkBytes = 16;
 /// by a constant.
 std::optional<int64_t> rowPeriodOffset(const SharedBuffer &tile, int64_t rows,
                                        int64_t chunkElements) {
+  // One round covers the tile: there is no second one to offset.
+  if (rows >= tile.shape[0])
+    return 0;
   auto layout = dyn_cast_or_null<tile::SharedLayoutAttrInterface>(tile.layout);
   auto offset = [&](int64_t row, int64_t column) {
     return layout ? layout.getElementOffset(tile.shape, {row, column})
