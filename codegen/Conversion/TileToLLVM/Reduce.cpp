@@ -27,6 +27,14 @@ using namespace tilec;
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+/// The fewest groups whose published partials a butterfly combines (one
+/// shared load and log2(groups) shuffles and combines per slot) instead of
+/// every thread loading and combining each of them: at 16 groups 9
+/// instructions against 20 (four 16-byte loads and 16 combines), but a
+/// longer chain of dependent ones. Measured on the H200 (docs/performance.md,
+/// session 13): 512-thread softmax rows 1.02-1.08x faster; at 8 groups (7
+/// instructions against 10) 256-thread row_sum was 5-7% slower.
+constexpr int64_t kShuffledGroups = 16;
 
 /// True if `reduce` may run again (it is inside a loop) without another
 /// barrier in between: no other reduction with a scratch tile runs with it
@@ -89,6 +97,14 @@ private:
   Value loadSourceElement(ArrayRef<Value> coordinates);
   /// Fills `results` per thread or from registers and shuffles.
   LogicalResult reduceInRegisters(SmallVectorImpl<Value> &results);
+  /// The output every group's entry of slot `slot` holds, -1 if none does,
+  /// or std::nullopt if two groups' entries hold different outputs.
+  std::optional<int64_t> slotOutput(int64_t slot) const;
+  /// Combines the groups' published entries into `results`: every lane
+  /// loads one entry of a slot and a butterfly combines them, where there
+  /// are at least kShuffledGroups groups and every slot holds one output
+  /// in all of them; else every thread loads and combines every entry.
+  void combineGroupEntries(SmallVectorImpl<Value> &results);
   /// Reduces through shared memory; fills `results` from the scratch tail.
   LogicalResult reduceInSharedMemory(SmallVectorImpl<Value> &results);
   /// Stores the result into the target.
@@ -272,13 +288,73 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
     }
   });
   lowering.emitBarrier(loc);
-  for (auto [entry, output] : llvm::enumerate(plan.entryOutputs))
-    if (output >= 0)
-      results[output] =
-          combine(results[output],
-                  LLVM::LoadOp::create(builder, loc, accumulator,
-                                       scratchPointer(constant(entry))));
+  combineGroupEntries(results);
   return success();
+}
+
+std::optional<int64_t> ReductionLowering::slotOutput(int64_t slot) const {
+  int64_t groups = plan.getGroups();
+  int64_t output = -1;
+  for (int64_t group = 0; group < groups; ++group) {
+    int64_t entryOutput = plan.entryOutputs[slot * groups + group];
+    if (entryOutput < 0)
+      continue;
+    if (output >= 0 && entryOutput != output)
+      return std::nullopt;
+    output = entryOutput;
+  }
+  return output;
+}
+
+void ReductionLowering::combineGroupEntries(SmallVectorImpl<Value> &results) {
+  int64_t groups = plan.getGroups();
+  SmallVector<int64_t> slotOutputs;
+  bool shuffled = groups >= kShuffledGroups && groups <= kWarpSize;
+  for (int64_t slot = 0; shuffled && slot < plan.slots; ++slot) {
+    std::optional<int64_t> output = slotOutput(slot);
+    shuffled = output.has_value();
+    slotOutputs.push_back(output.value_or(-1));
+  }
+  if (!shuffled) {
+    for (auto [entry, output] : llvm::enumerate(plan.entryOutputs))
+      if (output >= 0)
+        results[output] =
+            combine(results[output],
+                    LLVM::LoadOp::create(builder, loc, accumulator,
+                                         scratchPointer(constant(entry))));
+    return;
+  }
+  // Lane l takes group l % P's entry (P the groups rounded up to a power of
+  // two; the identity past the last group), so that every aligned run of P
+  // lanes holds every entry and its butterfly leaves the whole result in
+  // each lane. A group without an element of a slot published the identity.
+  int64_t span = llvm::PowerOf2Ceil(groups);
+  Value group = arith::RemUIOp::create(
+      builder, loc,
+      arith::RemUIOp::create(builder, loc, lowering.getThreadIndex(),
+                             constant(kWarpSize)),
+      constant(span));
+  Value inGroups =
+      groups == span
+          ? Value()
+          : arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                  group, constant(groups));
+  // Lanes past the last group read group 0's entry and drop it.
+  Value readGroup = inGroups ? arith::SelectOp::create(builder, loc, inGroups,
+                                                       group, constant(0))
+                             : group;
+  for (auto [slot, output] : llvm::enumerate(slotOutputs)) {
+    if (output < 0)
+      continue;
+    Value index = arith::AddIOp::create(
+        builder, loc, constant(int64_t(slot) * groups), readGroup);
+    Value entry =
+        LLVM::LoadOp::create(builder, loc, accumulator, scratchPointer(index));
+    if (inGroups)
+      entry =
+          arith::SelectOp::create(builder, loc, inGroups, entry, identity());
+    results[output] = combine(results[output], reduceLanes(entry, span));
+  }
 }
 
 LogicalResult
