@@ -35,21 +35,6 @@ registerOutputs(tile::DistributedLayoutAttrInterface layout,
   return outputs;
 }
 
-/// The output the lanes of group `group` of `groupSize` lanes hold in
-/// `outputs` (-1 if none does), or std::nullopt if they differ.
-std::optional<int64_t> groupOutput(ArrayRef<int64_t> outputs, int64_t group,
-                                   int64_t groupSize) {
-  int64_t found = -1;
-  for (int64_t output : outputs.slice(group * groupSize, groupSize)) {
-    if (output < 0)
-      continue;
-    if (found >= 0 && output != found)
-      return std::nullopt;
-    found = output;
-  }
-  return found;
-}
-
 /// Fills the Registers fields of `plan` for a fragment source, or returns
 /// false if its registers do not sort into slots of lane groups.
 bool planRegisters(ReductionPlan &plan,
@@ -69,8 +54,8 @@ bool planRegisters(ReductionPlan &plan,
     for (ArrayRef<int64_t> perThread : outputs) {
       SmallVector<int64_t> signature;
       for (int64_t group = 0; group < groups && agree; ++group) {
-        std::optional<int64_t> output =
-            groupOutput(perThread, group, groupSize);
+        std::optional<int64_t> output = commonOutput(
+            ArrayRef(perThread).slice(group * groupSize, groupSize));
         agree = output.has_value();
         signature.push_back(output.value_or(-1));
       }
@@ -102,6 +87,18 @@ bool planRegisters(ReductionPlan &plan,
   return false;
 }
 } // namespace
+
+std::optional<int64_t> tilec::commonOutput(ArrayRef<int64_t> outputs) {
+  int64_t found = -1;
+  for (int64_t output : outputs) {
+    if (output < 0)
+      continue;
+    if (found >= 0 && output != found)
+      return std::nullopt;
+    found = output;
+  }
+  return found;
+}
 
 int64_t tilec::reductionOutputIndex(ArrayRef<int64_t> sourceShape, int64_t dim,
                                     ArrayRef<int64_t> coordinates) {

@@ -76,6 +76,10 @@ struct ReductionPlan {
 mlir::FailureOr<ReductionPlan> planReduction(mlir::tile::ReduceOp reduce,
                                              int64_t threads);
 
+/// The one output that the non-negative entries of `outputs` hold (-1 if
+/// there are none), or std::nullopt if two of them differ.
+std::optional<int64_t> commonOutput(llvm::ArrayRef<int64_t> outputs);
+
 /// The index, row-major over the reduction's result, of the output that
 /// the source element at `coordinates` belongs to.
 int64_t reductionOutputIndex(llvm::ArrayRef<int64_t> sourceShape, int64_t dim,

@@ -48,6 +48,19 @@ double doubled(const RefInputs &in, size_t, const int64_t *c,
   return 2 * X;
 }
 
+/// Y[m] = the sum of row m of X (specs/row_sum.tile), in f32.
+double rowSum(const RefInputs &in, size_t, const int64_t *c,
+              double &magnitude) {
+  double Sum = 0;
+  magnitude = 0;
+  for (int64_t N = 0; N < in.dim(1); ++N) {
+    double X = in.at(0, {c[0], N});
+    Sum += X;
+    magnitude += std::fabs(X);
+  }
+  return Sum;
+}
+
 // The GEMM specs: C[m, n] = sum over k of op(A)[m, k] * op(B)[k, n], A and
 // B stored as the spec says (transposed: A as [K, M], B as [N, K]); dim `k`
 // is the reference's K (its index among the dims: first appearance).
@@ -316,6 +329,18 @@ const std::vector<KernelRef> &refs() {
        Shapes1D,
        Accuracy::Exact,
        doubled},
+      // Y[m] = sum over n of X[m, n] (specs/row_sum.tile): the block's
+      // lane groups' partials combined in shared memory, by every thread
+      // or (from 16 groups on) by a butterfly.
+      {"row_sum",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "f32", {"M"}, Out}},
+       {"M", "N"},
+       {},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Rounded,
+       rowSum},
       // C = A B, A B^T, A^T B, A^T B^T (specs/gemm*.tile).
       {"gemm",
        {{"A", "dtype", {"M", "K"}, In},

@@ -97,9 +97,6 @@ private:
   Value loadSourceElement(ArrayRef<Value> coordinates);
   /// Fills `results` per thread or from registers and shuffles.
   LogicalResult reduceInRegisters(SmallVectorImpl<Value> &results);
-  /// The output every group's entry of slot `slot` holds, -1 if none does,
-  /// or std::nullopt if two groups' entries hold different outputs.
-  std::optional<int64_t> slotOutput(int64_t slot) const;
   /// Combines the groups' published entries into `results`: every lane
   /// loads one entry of a slot and a butterfly combines them, where there
   /// are at least kShuffledGroups groups and every slot holds one output
@@ -292,26 +289,14 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
   return success();
 }
 
-std::optional<int64_t> ReductionLowering::slotOutput(int64_t slot) const {
-  int64_t groups = plan.getGroups();
-  int64_t output = -1;
-  for (int64_t group = 0; group < groups; ++group) {
-    int64_t entryOutput = plan.entryOutputs[slot * groups + group];
-    if (entryOutput < 0)
-      continue;
-    if (output >= 0 && entryOutput != output)
-      return std::nullopt;
-    output = entryOutput;
-  }
-  return output;
-}
-
 void ReductionLowering::combineGroupEntries(SmallVectorImpl<Value> &results) {
   int64_t groups = plan.getGroups();
   SmallVector<int64_t> slotOutputs;
   bool shuffled = groups >= kShuffledGroups && groups <= kWarpSize;
   for (int64_t slot = 0; shuffled && slot < plan.slots; ++slot) {
-    std::optional<int64_t> output = slotOutput(slot);
+    // The groups' entries of a slot are contiguous ([slots][groups]).
+    std::optional<int64_t> output =
+        commonOutput(ArrayRef(plan.entryOutputs).slice(slot * groups, groups));
     shuffled = output.has_value();
     slotOutputs.push_back(output.value_or(-1));
   }
