@@ -24,6 +24,12 @@ config.substitutions.append(("%host-check", "%s %s" % (
     os.path.join(config.test_source_root, "codegen", "host", "Inputs",
                  "host-check.py"))))
 
+# Writes row inputs with -inf masks for tile-host-run --input.
+config.substitutions.append(("%masked-rows", "%s %s" % (
+    sys.executable,
+    os.path.join(config.test_source_root, "codegen", "host", "Inputs",
+                 "masked-rows.py"))))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 for tools_dir in config.tilec_tools_dirs:

@@ -3,6 +3,7 @@
 #include "HostExecutor.h"
 
 #include "AccessChecker.h"
+#include "BlockScheduler.h"
 #include "HostArguments.h"
 #include "HostFunctions.h"
 
@@ -58,6 +59,18 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
   };
   symbols[mangle(kAccessCheckSymbol)] =
       callable(llvm::orc::ExecutorAddr::fromPtr(&checkAccess));
+  BlockScheduler scheduler(specialRegisters);
+  symbols[mangle(kSchedulerSymbol)] = exported(&scheduler);
+  symbols[mangle(kBarrierSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostBarrier));
+  symbols[mangle(kShuffleSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostShuffle));
+  symbols[mangle(kVoteSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostVote));
+  symbols[mangle(kWarpSyncSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostSyncWarp));
+  if (!host.sharedMemory.empty())
+    symbols[mangle(host.sharedMemory)] = exported(scheduler.getSharedMemory());
   for (const auto &[name, address] : host.libdevice)
     symbols[mangle(name)] = callable(address);
   for (const auto &[name, address] : getHostRuntimeHelpers())
@@ -89,10 +102,9 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
         specialRegisters[kCtaidX] = x;
         specialRegisters[kCtaidY] = y;
         specialRegisters[kCtaidZ] = z;
-        for (uint32_t thread = 0; thread < arguments.getThreads(); ++thread) {
-          specialRegisters[kTidX] = thread;
-          run(params.data());
-        }
+        if (llvm::Error error = scheduler.runBlock(arguments.getThreads(),
+                                                   [&] { run(params.data()); }))
+          return std::move(error);
       }
     }
   }

@@ -1,10 +1,10 @@
 //===- HostExecutor.h - JIT-compiles and runs a kernel's grid ---*- C++ -*-===//
 //
 // Compiles a HostModule with LLVM's ORC JIT for the machine tile-host-run
-// runs on and calls it once per thread of the grid, block after block and
-// thread after thread, with the special registers of that thread. This is
-// a faithful execution only for kernels whose threads do not wait for each
-// other, which HostLowering ensures (no barriers, no warp operations).
+// runs on and calls it once per thread of the grid, block after block, the
+// threads of a block as fibers of a BlockScheduler (which provides their
+// barriers, warp operations and shared memory), with the special registers
+// of the thread running.
 //
 //===----------------------------------------------------------------------===//
 

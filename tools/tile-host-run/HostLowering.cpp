@@ -2,6 +2,7 @@
 
 #include "HostLowering.h"
 
+#include "BlockScheduler.h"
 #include "HostFunctions.h"
 
 #include "codegen/Conversion/Passes.h"
@@ -12,9 +13,11 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -27,17 +30,23 @@ namespace {
 
 /// Address space of global memory in NVVM.
 constexpr unsigned kGlobalAddressSpace = 1;
+/// Address space of shared memory in NVVM.
+constexpr unsigned kSharedAddressSpace = 3;
+/// The inline PTX that reads the thread index (KernelLowering).
+constexpr llvm::StringLiteral kThreadIndexAsm = "mov.u32 $0, %tid.x;";
+/// The inline PTX of `math.tanh` under fast math (ArithMathToNVVM).
+constexpr llvm::StringLiteral kTanhAsm = "tanh.approx.f32 $0, $1;";
 /// The prefix of the special register intrinsics.
 constexpr llvm::StringLiteral kSpecialRegisterPrefix =
     "llvm.nvvm.read.ptx.sreg.";
 
 /// Appends the code generator's lowering from the tile dialect to LLVM/NVVM
 /// to `pm`: the one place where tile-host-run follows tilec's pipeline.
-void populateLowering(PassManager &pm, llvm::StringRef arch) {
+void populateLowering(PassManager &pm, llvm::StringRef arch, bool fastMath) {
   tilec::TileGPUPipelineOptions options;
   options.arch = arch.str();
   tilec::populateTileGPUPipeline(pm, options);
-  tilec::populateTileToNVVMPipeline(pm);
+  tilec::populateTileToNVVMPipeline(pm, {fastMath});
 }
 
 /// Returns the SpecialRegister an intrinsic named `name` reads, if it is
@@ -64,6 +73,49 @@ std::optional<unsigned> getSpecialRegister(llvm::StringRef name) {
   return *first + *offset;
 }
 
+/// The libdevice function (bound to the host's, HostFunctions.h) that
+/// computes exactly what the NVVM approximation `name` approximates, e.g.
+/// `__nv_exp2f` for `llvm.nvvm.ex2.approx.ftz.f32`; empty for `rcp` (a
+/// division) and for names that are not approximations.
+std::optional<std::string> getExactFunction(llvm::StringRef name,
+                                            bool isFloat) {
+  if (!name.consume_front("llvm.nvvm."))
+    return std::nullopt;
+  auto [operation, rest] = name.split('.');
+  if (!rest.starts_with("approx."))
+    return std::nullopt;
+  std::optional<llvm::StringRef> exact =
+      llvm::StringSwitch<std::optional<llvm::StringRef>>(operation)
+          .Case("ex2", "exp2")
+          .Case("lg2", "log2")
+          .Case("sqrt", "sqrt")
+          .Case("rsqrt", "rsqrt")
+          .Case("sin", "sin")
+          .Case("cos", "cos")
+          .Case("rcp", "")
+          .Default(std::nullopt);
+  if (!exact)
+    return std::nullopt;
+  if (exact->empty())
+    return std::string();
+  return "__nv_" + exact->str() + (isFloat ? "f" : "");
+}
+
+/// `text` on one line, its runs of white space made single spaces, cut to
+/// about 40 characters.
+std::string abbreviate(llvm::StringRef text) {
+  constexpr size_t kMaxCharacters = 40;
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::SplitString(text, words);
+  std::string line;
+  for (llvm::StringRef word : words) {
+    if (line.size() >= kMaxCharacters)
+      return line + " ...";
+    line += (line.empty() ? "" : " ") + word.str();
+  }
+  return line;
+}
+
 /// True if `type` is a pointer to global memory.
 bool isGlobalPointer(llvm::Type *type) {
   auto *pointer = llvm::dyn_cast<llvm::PointerType>(type);
@@ -76,20 +128,40 @@ public:
   HostRewriter(llvm::Module &module, llvm::StringRef kernelName)
       : module(module), kernelName(kernelName) {}
 
-  llvm::Error run(HostSymbols &libdevice);
+  llvm::Error run(HostModule &host);
 
 private:
+  llvm::Error rewriteInlineAssembly(llvm::Function &kernel);
+  void rewriteIntrinsics();
+  bool rewriteBarrier(llvm::Function &intrinsic);
+  bool rewriteShuffle(llvm::Function &intrinsic);
+  bool rewriteVote(llvm::Function &intrinsic);
+  bool rewriteApproximation(llvm::Function &intrinsic);
+  llvm::Error findSharedMemory(std::string &name);
   llvm::Error replaceDeclarations(HostSymbols &libdevice);
   void replaceSpecialRegister(llvm::Function &intrinsic, unsigned index);
+  llvm::Value *loadSpecialRegister(llvm::IRBuilder<> &builder, unsigned index);
+  /// Declares the scheduler function `symbol` (HostLowering.h), whose first
+  /// parameter is the scheduler, and returns a call of it with `operands`.
+  llvm::Value *callScheduler(llvm::IRBuilder<> &builder, llvm::StringRef symbol,
+                             llvm::Type *result,
+                             llvm::ArrayRef<llvm::Value *> operands);
+  /// Replaces every call of `intrinsic` with what `rewrite` builds before
+  /// it (null for a call without result), then erases the declaration.
+  void replaceCalls(
+      llvm::Function &intrinsic,
+      llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &, llvm::CallInst &)>
+          rewrite);
   llvm::Error checkGlobalAccesses(llvm::Function &kernel);
   void addEntry(llvm::Function &kernel);
 
   llvm::Module &module;
   llvm::StringRef kernelName;
   llvm::GlobalVariable *specialRegisters = nullptr;
+  llvm::Constant *scheduler = nullptr;
 };
 
-llvm::Error HostRewriter::run(HostSymbols &libdevice) {
+llvm::Error HostRewriter::run(HostModule &host) {
   llvm::Function *kernel = module.getFunction(kernelName);
   if (!kernel || kernel->isDeclaration())
     return llvm::createStringError("the lowered module does not define '" +
@@ -103,7 +175,12 @@ llvm::Error HostRewriter::run(HostSymbols &libdevice) {
         attribute.getKindAsString().starts_with("nvvm."))
       kernel->removeFnAttr(attribute.getKindAsString());
 
-  if (llvm::Error error = replaceDeclarations(libdevice))
+  if (llvm::Error error = rewriteInlineAssembly(*kernel))
+    return error;
+  rewriteIntrinsics();
+  if (llvm::Error error = findSharedMemory(host.sharedMemory))
+    return error;
+  if (llvm::Error error = replaceDeclarations(host.libdevice))
     return error;
   if (llvm::Error error = checkGlobalAccesses(*kernel))
     return error;
@@ -123,10 +200,9 @@ llvm::Error HostRewriter::replaceDeclarations(HostSymbols &libdevice) {
     if (name.starts_with("llvm.nvvm."))
       return llvm::createStringError(
           "the kernel uses '" + name.str() +
-          "', which needs a GPU (tile-host-run runs one thread at a time: "
-          "barriers, warp shuffles and other NVVM intrinsics are not "
-          "supported)");
-    if (function.isIntrinsic())
+          "', which needs a GPU (tile-host-run runs barriers, warp shuffles "
+          "and votes, not tensor cores, asynchronous copies or mbarriers)");
+    if (function.isIntrinsic() || name.starts_with("__tile_host_"))
       continue;
     if (!name.starts_with("__nv_"))
       return llvm::createStringError(
@@ -141,24 +217,242 @@ llvm::Error HostRewriter::replaceDeclarations(HostSymbols &libdevice) {
   return llvm::Error::success();
 }
 
-void HostRewriter::replaceSpecialRegister(llvm::Function &intrinsic,
-                                          unsigned index) {
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+llvm::Value *HostRewriter::loadSpecialRegister(llvm::IRBuilder<> &builder,
+                                               unsigned index) {
+  llvm::Type *i32 = builder.getInt32Ty();
   if (!specialRegisters)
     specialRegisters = new llvm::GlobalVariable(
         module, llvm::ArrayType::get(i32, kNumSpecialRegisters),
         /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
         /*Initializer=*/nullptr, kSpecialRegistersSymbol);
+  llvm::Value *address = builder.CreateConstInBoundsGEP2_32(
+      specialRegisters->getValueType(), specialRegisters, 0, index);
+  return builder.CreateLoad(i32, address);
+}
+
+void HostRewriter::replaceCalls(
+    llvm::Function &intrinsic,
+    llvm::function_ref<llvm::Value *(llvm::IRBuilder<> &, llvm::CallInst &)>
+        rewrite) {
   for (llvm::User *user : llvm::make_early_inc_range(intrinsic.users())) {
     auto *call = llvm::cast<llvm::CallInst>(user);
     llvm::IRBuilder<> builder(call);
-    llvm::Value *address = builder.CreateConstInBoundsGEP2_32(
-        specialRegisters->getValueType(), specialRegisters, 0, index);
-    call->replaceAllUsesWith(builder.CreateLoad(i32, address));
+    if (llvm::Value *replacement = rewrite(builder, *call))
+      call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
   }
   intrinsic.eraseFromParent();
+}
+
+void HostRewriter::replaceSpecialRegister(llvm::Function &intrinsic,
+                                          unsigned index) {
+  replaceCalls(intrinsic, [&](llvm::IRBuilder<> &builder, llvm::CallInst &) {
+    return loadSpecialRegister(builder, index);
+  });
+}
+
+llvm::Value *
+HostRewriter::callScheduler(llvm::IRBuilder<> &builder, llvm::StringRef symbol,
+                            llvm::Type *result,
+                            llvm::ArrayRef<llvm::Value *> operands) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  if (!scheduler)
+    scheduler = module.getOrInsertGlobal(kSchedulerSymbol,
+                                         llvm::Type::getInt8Ty(context));
+  llvm::SmallVector<llvm::Type *> types{pointer};
+  llvm::SmallVector<llvm::Value *> arguments{scheduler};
+  for (llvm::Value *operand : operands) {
+    types.push_back(operand->getType());
+    arguments.push_back(operand);
+  }
+  llvm::FunctionCallee callee = module.getOrInsertFunction(
+      symbol, llvm::FunctionType::get(result, types, /*isVarArg=*/false));
+  return builder.CreateCall(callee, arguments);
+}
+
+llvm::Error HostRewriter::rewriteInlineAssembly(llvm::Function &kernel) {
+  for (llvm::Instruction &instruction :
+       llvm::make_early_inc_range(llvm::instructions(kernel))) {
+    auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+    if (!call || !call->isInlineAsm())
+      continue;
+    llvm::StringRef text =
+        llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString();
+    llvm::IRBuilder<> builder(call);
+    llvm::Value *replacement;
+    if (text == kThreadIndexAsm) {
+      replacement = loadSpecialRegister(builder, kTidX);
+    } else if (text == kTanhAsm) {
+      llvm::FunctionCallee tanh = module.getOrInsertFunction(
+          "__nv_tanhf", call->getType(), call->getType());
+      replacement = builder.CreateCall(tanh, {call->getArgOperand(0)});
+    } else {
+      return llvm::createStringError(
+          "the kernel uses the inline PTX '" + abbreviate(text) +
+          "', which needs a GPU (tile-host-run runs barriers, warp shuffles "
+          "and votes, not tensor cores, asynchronous copies or mbarriers)");
+    }
+    call->replaceAllUsesWith(replacement);
+    call->eraseFromParent();
+  }
+  return llvm::Error::success();
+}
+
+void HostRewriter::rewriteIntrinsics() {
+  for (llvm::Function &function : llvm::make_early_inc_range(module)) {
+    llvm::StringRef name = function.getName();
+    if (!function.isDeclaration() || !name.starts_with("llvm.nvvm."))
+      continue;
+    if (name.starts_with("llvm.nvvm.membar.")) {
+      // Threads run one at a time: every access is already visible.
+      replaceCalls(function,
+                   [](llvm::IRBuilder<> &, llvm::CallInst &) -> llvm::Value * {
+                     return nullptr;
+                   });
+      continue;
+    }
+    if (rewriteBarrier(function) || rewriteShuffle(function) ||
+        rewriteVote(function))
+      continue;
+    rewriteApproximation(function);
+  }
+}
+
+bool HostRewriter::rewriteBarrier(llvm::Function &intrinsic) {
+  // llvm.nvvm.barrier.cta.{sync,arrive}[.aligned].{all,count}(id[, count])
+  // and llvm.nvvm.bar.warp.sync(mask).
+  llvm::StringRef name = intrinsic.getName();
+  if (name == "llvm.nvvm.bar.warp.sync") {
+    replaceCalls(
+        intrinsic,
+        [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+          callScheduler(builder, kWarpSyncSymbol, builder.getVoidTy(),
+                        {call.getArgOperand(0)});
+          return nullptr;
+        });
+    return true;
+  }
+  if (!name.consume_front("llvm.nvvm.barrier.cta."))
+    return false;
+  bool wait = name.consume_front("sync");
+  if (!wait && !name.consume_front("arrive"))
+    return false;
+  name.consume_front(".aligned");
+  bool counted = name == ".count";
+  if (!counted && name != ".all")
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *count =
+            counted ? call.getArgOperand(1) : builder.getInt32(0);
+        callScheduler(builder, kBarrierSymbol, builder.getVoidTy(),
+                      {call.getArgOperand(0), count, builder.getInt32(wait)});
+        return nullptr;
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteShuffle(llvm::Function &intrinsic) {
+  // llvm.nvvm.shfl.sync.{up,down,bfly,idx}.{i32,f32}[p](mask, value, b, c)
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.shfl.sync."))
+    return false;
+  auto [modeName, type] = name.split('.');
+  std::optional<ShuffleMode> mode =
+      llvm::StringSwitch<std::optional<ShuffleMode>>(modeName)
+          .Case("up", ShuffleMode::Up)
+          .Case("down", ShuffleMode::Down)
+          .Case("bfly", ShuffleMode::Butterfly)
+          .Case("idx", ShuffleMode::Index)
+          .Default(std::nullopt);
+  bool withPredicate = type.consume_back("p");
+  if (!mode || (type != "i32" && type != "f32"))
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *value = call.getArgOperand(1);
+        llvm::Type *valueType = value->getType();
+        llvm::Value *result = callScheduler(
+            builder, kShuffleSymbol, builder.getInt64Ty(),
+            {builder.getInt32(uint32_t(*mode)), call.getArgOperand(0),
+             builder.CreateBitCast(value, builder.getInt32Ty()),
+             call.getArgOperand(2), call.getArgOperand(3)});
+        llvm::Value *read = builder.CreateBitCast(
+            builder.CreateTrunc(result, builder.getInt32Ty()), valueType);
+        if (!withPredicate)
+          return read;
+        llvm::Value *inRange = builder.CreateTrunc(
+            builder.CreateLShr(result, 32), builder.getInt1Ty());
+        llvm::Value *pair = llvm::PoisonValue::get(call.getType());
+        pair = builder.CreateInsertValue(pair, read, 0);
+        return builder.CreateInsertValue(pair, inRange, 1);
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteVote(llvm::Function &intrinsic) {
+  // llvm.nvvm.vote.{all,any,uni,ballot}.sync(mask, predicate)
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.vote.") || !name.consume_back(".sync"))
+    return false;
+  std::optional<VoteMode> mode =
+      llvm::StringSwitch<std::optional<VoteMode>>(name)
+          .Case("all", VoteMode::All)
+          .Case("any", VoteMode::Any)
+          .Case("uni", VoteMode::Uniform)
+          .Case("ballot", VoteMode::Ballot)
+          .Default(std::nullopt);
+  if (!mode)
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *result = callScheduler(
+            builder, kVoteSymbol, builder.getInt32Ty(),
+            {builder.getInt32(uint32_t(*mode)), call.getArgOperand(0),
+             builder.CreateZExt(call.getArgOperand(1), builder.getInt32Ty())});
+        if (*mode == VoteMode::Ballot)
+          return result;
+        return builder.CreateICmpNE(result, builder.getInt32(0));
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteApproximation(llvm::Function &intrinsic) {
+  llvm::Type *type = intrinsic.getReturnType();
+  if (!type->isFloatTy() && !type->isDoubleTy())
+    return false;
+  std::optional<std::string> exact =
+      getExactFunction(intrinsic.getName(), type->isFloatTy());
+  if (!exact)
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *operand = call.getArgOperand(0);
+        if (exact->empty())
+          return builder.CreateFDiv(llvm::ConstantFP::get(type, 1.0), operand);
+        llvm::FunctionCallee function =
+            module.getOrInsertFunction(*exact, type, type);
+        return builder.CreateCall(function, {operand});
+      });
+  return true;
+}
+
+llvm::Error HostRewriter::findSharedMemory(std::string &name) {
+  for (llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() != kSharedAddressSpace)
+      continue;
+    if (!global.isDeclaration() || !name.empty())
+      return llvm::createStringError(
+          "the kernel's shared memory is not one external arena ('" +
+          global.getName().str() + "'), which tile-host-run expects");
+    name = global.getName().str();
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error HostRewriter::checkGlobalAccesses(llvm::Function &kernel) {
@@ -244,7 +538,7 @@ void HostRewriter::addEntry(llvm::Function &kernel) {
 FailureOr<HostModule>
 tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
                              const llvm::DataLayout &layout,
-                             const llvm::Triple &triple) {
+                             const llvm::Triple &triple, bool fastMath) {
   Location loc = kernel.getLoc();
   MLIRContext *mlirContext = kernel.getContext();
   DialectRegistry registry;
@@ -256,7 +550,7 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
   // The elementwise code is the same for every architecture; the host run
   // checks sm_90a's.
   PassManager pm(mlirContext);
-  populateLowering(pm, "sm_90a");
+  populateLowering(pm, "sm_90a", fastMath);
   if (failed(pm.run(*module)))
     return failure();
   (*module)->removeAttr(
@@ -271,7 +565,7 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
     return emitError(loc) << "cannot translate the lowered kernel to LLVM IR";
   host.module->setTargetTriple(triple);
   host.module->setDataLayout(layout);
-  if (llvm::Error error = HostRewriter(*host.module, name).run(host.libdevice))
+  if (llvm::Error error = HostRewriter(*host.module, name).run(host))
     return emitError(loc) << "cannot run kernel '" << name << "' on the host: "
                           << llvm::toString(std::move(error));
   return host;

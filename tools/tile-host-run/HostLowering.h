@@ -17,8 +17,20 @@
 // * kEntrySymbol, `void (void **args)`, calls the kernel with the values
 //   `args[i]` points to (CUDA's kernelParams convention).
 //
-// Kernels that need more than one thread at a time (barriers, warp
-// shuffles, any other NVVM intrinsic) are rejected.
+// * barriers (`llvm.nvvm.barrier.cta.*`), warp shuffles
+//   (`llvm.nvvm.shfl.sync.*`), warp votes and `llvm.nvvm.bar.warp.sync`
+//   call the BlockScheduler (kSchedulerSymbol) through kBarrierSymbol,
+//   kShuffleSymbol, kVoteSymbol and kWarpSyncSymbol;
+// * the block's shared memory (the arena, an external `addrspace(3)`
+//   global) is bound to the scheduler's buffer;
+// * PTX approximations (`llvm.nvvm.ex2.approx.*`, `rcp`, `rsqrt`, `lg2`,
+//   `sqrt`, `sin`, `cos`, inline `tanh.approx.f32`) become the host's
+//   exact functions, and the inline `mov.u32 $0, %tid.x;` reads the thread
+//   index.
+//
+// Kernels that use any other NVVM intrinsic or inline PTX (tensor cores,
+// asynchronous copies, mbarriers, device `print`) are rejected with a
+// message naming it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +44,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace llvm {
 class DataLayout;
@@ -59,6 +72,21 @@ constexpr llvm::StringLiteral kAccessCheckSymbol = "__tile_host_check_access";
 /// The object passed as kAccessCheckSymbol's first argument.
 constexpr llvm::StringLiteral kAccessCheckerSymbol =
     "__tile_host_access_checker";
+/// The BlockScheduler passed as the first argument of the functions below.
+constexpr llvm::StringLiteral kSchedulerSymbol = "__tile_host_scheduler";
+/// `void (void *scheduler, uint32_t id, uint32_t count, uint32_t wait)`:
+/// `bar.sync id, count` (wait = 1) or `bar.arrive id, count`; count 0 is
+/// every thread of the block.
+constexpr llvm::StringLiteral kBarrierSymbol = "__tile_host_barrier";
+/// `uint64_t (void *scheduler, uint32_t mode, uint32_t mask, uint32_t
+/// value, uint32_t b, uint32_t c)`: `shfl.sync` (mode a ShuffleMode); the
+/// value in the low 32 bits, the predicate in bit 32.
+constexpr llvm::StringLiteral kShuffleSymbol = "__tile_host_shuffle";
+/// `uint32_t (void *scheduler, uint32_t mode, uint32_t mask, uint32_t
+/// predicate)`: `vote.sync` (mode a VoteMode).
+constexpr llvm::StringLiteral kVoteSymbol = "__tile_host_vote";
+/// `void (void *scheduler, uint32_t mask)`: `bar.warp.sync`.
+constexpr llvm::StringLiteral kWarpSyncSymbol = "__tile_host_warp_sync";
 /// The widest global access the lowering emits (a 16-byte vector).
 constexpr uint64_t kMaxAccessBytes = 16;
 
@@ -85,15 +113,20 @@ struct HostModule {
   std::unique_ptr<llvm::Module> module;
   /// The libdevice functions it calls and their host versions.
   HostSymbols libdevice;
+  /// The external shared memory global (the arena) to bind to the block's
+  /// shared memory; empty if the kernel uses none.
+  std::string sharedMemory;
 };
 
 /// Compiles `kernel` (which is left unchanged) for the host described by
-/// `dataLayout` and `triple`, in `context`. Errors are reported through the
-/// MLIR diagnostic engine, at the offending op or at the kernel.
+/// `dataLayout` and `triple`, in `context`, with tilec's `--fast-math`
+/// lowering if `fastMath`. Errors are reported through the MLIR diagnostic
+/// engine, at the offending op or at the kernel.
 mlir::FailureOr<HostModule> lowerKernelForHost(mlir::tile::KernelOp kernel,
                                                llvm::LLVMContext &context,
                                                const llvm::DataLayout &layout,
-                                               const llvm::Triple &triple);
+                                               const llvm::Triple &triple,
+                                               bool fastMath);
 
 } // namespace tilehost
 

@@ -2,12 +2,13 @@
 //
 // tile-host-run FILE.tile [--kernel NAME] [-D NAME=VALUE]... --dim NAME=N...
 //               [--scalar NAME=VALUE]... [--input TENSOR=FILE]... [--seed S]
-//               [-o DIR] [--emit-llvm]
+//               [-o DIR] [--fast-math] [--emit-llvm]
 //
 // Compiles one kernel as tilec does, up to its LLVM IR, turns that into host
 // code (HostLowering.h), JIT-compiles it and runs every thread of the grid
-// on the CPU, one after the other, checking every global access against the
-// tensors. With -o, the tensors before and after the run and a description
+// on the CPU, block after block, the threads of a block as fibers that wait
+// for each other at barriers and warp shuffles (BlockScheduler.h), checking
+// every global access against the tensors. With -o, the tensors before and after the run and a description
 // of the run (run.json) are written to DIR, for a reference implementation
 // to compare with (test/codegen/host/). This checks the semantics of the
 // generated code on machines without a GPU. Exit status: 0 if the kernel
@@ -43,6 +44,7 @@ struct Options {
   ArgumentRequest arguments;
   std::string outputDir;
   bool emitLLVM = false;
+  bool fastMath = false;
 };
 
 /// Reports `message` as an error and returns the exit status 1.
@@ -80,7 +82,7 @@ int run(const Options &options) {
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   mlir::FailureOr<HostModule> host =
       lowerKernelForHost(kernel, *llvmContext, (*executor)->getDataLayout(),
-                         (*executor)->getTargetTriple());
+                         (*executor)->getTargetTriple(), options.fastMath);
   if (mlir::failed(host))
     return 1;
   if (options.emitLLVM) {
@@ -133,8 +135,8 @@ int run(const Options &options) {
 
 int main(int argc, char **argv) {
   CLI::App app("tile-host-run: runs the code tilec generates for a kernel on "
-               "the host, one thread at a time, and checks its global memory "
-               "accesses");
+               "the host, the threads of a block as fibers, and checks its "
+               "global memory accesses");
   Options options;
   app.add_option("file", options.path,
                  "The .tile source file ('-' reads "
@@ -162,6 +164,9 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output-dir", options.outputDir,
                  "Write NAME.in.bin and NAME.out.bin for every tensor and "
                  "run.json to DIR");
+  app.add_flag("--fast-math", options.fastMath,
+               "Lower as 'tilec --fast-math' does (the host computes the "
+               "approximations exactly)");
   app.add_flag("--emit-llvm", options.emitLLVM,
                "Print the host LLVM IR of the kernel instead of running it");
   try {

@@ -48,7 +48,9 @@ def decode(dtype, data):
     return list(values)
 
 
-def matches(dtype, actual, expected):
+def matches(dtype, actual, expected, error=0.0):
+    """Whether `actual` is `expected` within the dtype's tolerance plus the
+    reference's own error bound `error`."""
     if dtype not in TOLERANCES:
         return actual == expected
     if math.isnan(expected) or math.isnan(actual):
@@ -56,7 +58,7 @@ def matches(dtype, actual, expected):
     if math.isinf(expected) or math.isinf(actual):
         return actual == expected
     rtol, atol = TOLERANCES[dtype]
-    return abs(actual - expected) <= atol + rtol * abs(expected)
+    return abs(actual - expected) <= error + atol + rtol * abs(expected)
 
 
 def position(shape, flat):
@@ -119,9 +121,11 @@ def main():
     checked = 0
     for name, tensor in run.tensors.items():
         dtype, shape = tensor['dtype'], tensor['shape']
-        wrong = [i for i, (a, e) in enumerate(zip(run.outputs[name],
-                                                  expected[name]))
-                 if not matches(dtype, a, e)]
+        errors = getattr(expected[name], 'errors',
+                         [0.0] * len(expected[name]))
+        wrong = [i for i, (a, e, error) in
+                 enumerate(zip(run.outputs[name], expected[name], errors))
+                 if not matches(dtype, a, e, error)]
         if len(expected[name]) != len(run.outputs[name]):
             sys.stderr.write('host-check: error: the reference of %s has %d '
                              'elements, the tensor %d\n' %

@@ -268,3 +268,85 @@ def bits(run):
         return x >> (c_rem(y(x), 4) + 4)
     return {'Y': elementwise(run, 'X', y), 'Z': elementwise(run, 'X', z)}
 
+
+
+# The row kernels of specs/ (rows.tile). Their f32 reductions add in an
+# order of the layout's choosing, so the references compute in f64 and the
+# f32 results get an error bound from the magnitudes they add up.
+
+class Approximate(list):
+    """Expected values with a bound on each one's error (beyond the dtype's
+    tolerance): the error of adding the terms in f32 in any order."""
+
+    def __init__(self, values, errors):
+        super().__init__(values)
+        self.errors = errors
+
+
+# The relative error of an f32 sum of terms in any order, per unit of the
+# sum of the terms' magnitudes (far more than a tree of 2^16 additions'
+# rounding, far less than any element of magnitude 0.01 in 4096).
+SUM_ERROR = 2e-6
+
+
+def rows(run, name):
+    """The rows of the [M, N] input `name`."""
+    m, n = run.dims['M'], run.dims['N']
+    x = run.inputs[name]
+    return [x[i * n:(i + 1) * n] for i in range(m)]
+
+
+def row_sum(run):
+    sums = [math.fsum(row) for row in rows(run, 'X')]
+    errors = [SUM_ERROR * math.fsum(abs(v) for v in row)
+              for row in rows(run, 'X')]
+    return {'Y': Approximate(sums, errors)}
+
+
+def softmax_rows(run):
+    r = rounding(run.dtype('Y'))
+    out = []
+    for row in rows(run, 'X'):
+        top = max(row)
+        if top == -math.inf:
+            out += [math.nan] * len(row)
+            continue
+        exps = [math.exp(v - top) for v in row]
+        total = math.fsum(exps)
+        out += [r(e / total) for e in exps]
+    return {'Y': out}
+
+
+softmax = softmax_rows
+softmax_online = softmax_rows
+
+
+def rmsnorm(run):
+    r = rounding(run.dtype('Y'))
+    w, eps, out = run.inputs['W'], run.scalars['eps'], []
+    for row in rows(run, 'X'):
+        scale = 1.0 / math.sqrt(math.fsum(v * v for v in row) / len(row) +
+                                eps)
+        out += [r(v * scale * w[j]) for j, v in enumerate(row)]
+    return {'Y': out}
+
+
+def layernorm(run):
+    r = rounding(run.dtype('Y'))
+    w, b, eps, out = run.inputs['W'], run.inputs['B'], run.scalars['eps'], []
+    bias = run.constants.get('has_bias', True)
+    for row in rows(run, 'X'):
+        mean = math.fsum(row) / len(row)
+        var = math.fsum((v - mean) ** 2 for v in row) / len(row)
+        scale = 1.0 / math.sqrt(var + eps)
+        out += [r((v - mean) * scale * w[j] + (b[j] if bias else 0.0))
+                for j, v in enumerate(row)]
+    return {'Y': out}
+
+
+# test/gpu/kernels/transpose_smem.tile (shared.tile)
+
+def transpose_smem(run):
+    m, n = run.dims['M'], run.dims['N']
+    x = run.inputs['X']
+    return {'Y': [x[i * n + j] for j in range(n) for i in range(m)]}

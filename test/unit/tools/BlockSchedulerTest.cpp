@@ -1,0 +1,245 @@
+//===- BlockSchedulerTest.cpp - A block's threads as fibers ---------------===//
+
+#include "BlockScheduler.h"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace tilehost;
+
+namespace {
+
+/// A scheduler and the special registers it sets.
+struct Block {
+  std::array<uint32_t, kNumSpecialRegisters> registers{};
+  BlockScheduler scheduler{registers};
+
+  /// The thread the scheduler runs now.
+  uint32_t thread() const { return registers[kTidX]; }
+};
+
+std::string errorText(llvm::Error error) {
+  return error ? llvm::toString(std::move(error)) : std::string();
+}
+
+} // namespace
+
+TEST_CASE("a barrier orders shared memory between threads") {
+  Block block;
+  constexpr uint32_t kThreads = 96;
+  std::vector<uint32_t> read(kThreads);
+  auto *shared =
+      reinterpret_cast<uint32_t *>(block.scheduler.getSharedMemory());
+  llvm::Error error = block.scheduler.runBlock(kThreads, [&] {
+    uint32_t thread = block.thread();
+    shared[thread] = thread * 7;
+    block.scheduler.barrier(0, 0, /*wait=*/true);
+    // Another thread's value, written before the barrier.
+    read[thread] = shared[(thread + 1) % kThreads];
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  for (uint32_t thread = 0; thread < kThreads; ++thread)
+    CHECK(read[thread] == (thread + 1) % kThreads * 7);
+}
+
+TEST_CASE("shared memory starts each block as 0xff bytes") {
+  Block block;
+  std::vector<uint32_t> seen;
+  for (int run = 0; run < 2; ++run) {
+    llvm::Error error = block.scheduler.runBlock(1, [&] {
+      auto *shared =
+          reinterpret_cast<uint32_t *>(block.scheduler.getSharedMemory());
+      seen.push_back(shared[5]);
+      shared[5] = 1;
+    });
+    REQUIRE(errorText(std::move(error)).empty());
+  }
+  CHECK(seen == std::vector<uint32_t>{0xffffffffu, 0xffffffffu});
+}
+
+TEST_CASE("shfl.sync follows PTX in every mode") {
+  Block block;
+  // lane -> (value read, in range), per mode and operands.
+  struct Case {
+    ShuffleMode mode;
+    uint32_t b, c;
+  };
+  const Case cases[] = {
+      {ShuffleMode::Butterfly, 16, 31},
+      {ShuffleMode::Butterfly, 1, 31},
+      {ShuffleMode::Down, 3, 31},
+      {ShuffleMode::Up, 5, 0},
+      {ShuffleMode::Index, 9, 31},
+      // Segments of 8 lanes (segmask 0x18): an index within each segment.
+      {ShuffleMode::Index, 2, 0x1807},
+      {ShuffleMode::Down, 2, 0x1807},
+  };
+  for (const Case &shuffle : cases) {
+    std::vector<uint64_t> result(64);
+    llvm::Error error = block.scheduler.runBlock(64, [&] {
+      uint32_t thread = block.thread();
+      result[thread] = block.scheduler.shuffle(shuffle.mode, ~0u, 1000 + thread,
+                                               shuffle.b, shuffle.c);
+    });
+    REQUIRE(errorText(std::move(error)).empty());
+    for (uint32_t thread = 0; thread < 64; ++thread) {
+      int lane = int(thread % 32), warp = int(thread / 32);
+      int segmask = int(shuffle.c >> 8 & 31), cval = int(shuffle.c & 31);
+      int maxLane = (lane & segmask) | (cval & ~segmask);
+      int source = 0;
+      bool inRange = false;
+      switch (shuffle.mode) {
+      case ShuffleMode::Butterfly:
+        source = lane ^ int(shuffle.b);
+        inRange = source <= maxLane;
+        break;
+      case ShuffleMode::Down:
+        source = lane + int(shuffle.b);
+        inRange = source <= maxLane;
+        break;
+      case ShuffleMode::Up:
+        source = lane - int(shuffle.b);
+        inRange = source >= maxLane;
+        break;
+      case ShuffleMode::Index:
+        source = (lane & segmask) | (int(shuffle.b) & ~segmask);
+        inRange = source <= maxLane;
+        break;
+      }
+      if (!inRange)
+        source = lane;
+      INFO("mode " << int(shuffle.mode) << " b " << shuffle.b << " c "
+                   << shuffle.c << " thread " << thread);
+      CHECK(result[thread] ==
+            (uint64_t(1000 + warp * 32 + source) | uint64_t(inRange) << 32));
+    }
+  }
+}
+
+TEST_CASE("a butterfly sum over a partial warp") {
+  // 48 threads: the second warp has 16 lanes; a full mask means those.
+  Block block;
+  std::vector<uint32_t> sums(48);
+  llvm::Error error = block.scheduler.runBlock(48, [&] {
+    uint32_t thread = block.thread();
+    uint32_t value = thread;
+    for (uint32_t offset = 8; offset; offset /= 2)
+      value += uint32_t(block.scheduler.shuffle(ShuffleMode::Butterfly, ~0u,
+                                                value, offset, 31));
+    sums[thread] = value;
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  for (uint32_t thread = 0; thread < 48; ++thread) {
+    uint32_t first = thread / 16 * 16, expected = 0;
+    for (uint32_t k = first; k < first + 16; ++k)
+      expected += k;
+    CHECK(sums[thread] == expected);
+  }
+}
+
+TEST_CASE("vote.sync") {
+  Block block;
+  std::vector<uint32_t> ballot(32), all(32), any(32), uniform(32);
+  llvm::Error error = block.scheduler.runBlock(32, [&] {
+    uint32_t thread = block.thread();
+    bool odd = thread % 2;
+    ballot[thread] = block.scheduler.vote(VoteMode::Ballot, ~0u, odd);
+    all[thread] = block.scheduler.vote(VoteMode::All, ~0u, odd);
+    any[thread] = block.scheduler.vote(VoteMode::Any, ~0u, odd);
+    uniform[thread] = block.scheduler.vote(VoteMode::Uniform, ~0u, true);
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  CHECK(ballot == std::vector<uint32_t>(32, 0xaaaaaaaau));
+  CHECK(all == std::vector<uint32_t>(32, 0));
+  CHECK(any == std::vector<uint32_t>(32, 1));
+  CHECK(uniform == std::vector<uint32_t>(32, 1));
+}
+
+TEST_CASE("threads that have finished count at a barrier of every thread") {
+  Block block;
+  int passed = 0;
+  llvm::Error error = block.scheduler.runBlock(64, [&] {
+    if (block.thread() >= 32)
+      return;
+    block.scheduler.barrier(0, 0, /*wait=*/true);
+    ++passed;
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  CHECK(passed == 32);
+}
+
+TEST_CASE("a named barrier of a thread count, with arrivals") {
+  // Warps 0-1 arrive at barrier 1, warps 2-3 wait there: a producer and a
+  // consumer.
+  Block block;
+  std::vector<uint32_t> read(64);
+  auto *shared =
+      reinterpret_cast<uint32_t *>(block.scheduler.getSharedMemory());
+  llvm::Error error = block.scheduler.runBlock(128, [&] {
+    uint32_t thread = block.thread();
+    if (thread < 64) {
+      shared[thread] = thread + 5;
+      block.scheduler.barrier(1, 128, /*wait=*/false);
+      return;
+    }
+    block.scheduler.barrier(1, 128, /*wait=*/true);
+    read[thread - 64] = shared[thread - 64];
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  for (uint32_t k = 0; k < 64; ++k)
+    CHECK(read[k] == k + 5);
+}
+
+TEST_CASE("a deadlock names the waiting threads") {
+  Block block;
+  // A barrier of 64 threads in a block of 32.
+  std::string error = errorText(block.scheduler.runBlock(
+      32, [&] { block.scheduler.barrier(2, 64, /*wait=*/true); }));
+  CHECK(error == "block (0, 0, 0) deadlocked: 32 threads (first 0) wait at "
+                 "barrier 2 (64 threads)");
+
+  // A shuffle that lane 31 never reaches.
+  error = errorText(block.scheduler.runBlock(32, [&] {
+    if (block.thread() != 31)
+      block.scheduler.shuffle(ShuffleMode::Butterfly, ~0u, 1, 1, 31);
+  }));
+  CHECK(error == "block (0, 0, 0) deadlocked: 31 threads (first 0) wait at "
+                 "shfl.sync of warp 0; 1 finished");
+
+  // The scheduler runs the next block normally.
+  int ran = 0;
+  CHECK(errorText(block.scheduler.runBlock(32, [&] { ++ran; })).empty());
+  CHECK(ran == 32);
+}
+
+TEST_CASE("misused barriers and warp operations are errors") {
+  Block block;
+  std::string error = errorText(block.scheduler.runBlock(64, [&] {
+    block.scheduler.barrier(3, block.thread() < 32 ? 64 : 96, true);
+  }));
+  CHECK(error == "thread 32 of block (0, 0, 0): barrier 3 is reached with 96 "
+                 "expected threads while 32 arrived expecting 64 (0: every "
+                 "thread)");
+
+  error = errorText(block.scheduler.runBlock(
+      32, [&] { block.scheduler.barrier(16, 0, true); }));
+  CHECK(error ==
+        "thread 0 of block (0, 0, 0): barrier 16 does not exist (0 to 15)");
+
+  error = errorText(block.scheduler.runBlock(32, [&] {
+    block.scheduler.shuffle(ShuffleMode::Index, 0xffff, 0, 0, 31);
+  }));
+  CHECK(error == "thread 16 of block (0, 0, 0): shfl.sync with a mask "
+                 "(65535) that leaves out the calling lane 16");
+
+  error = errorText(block.scheduler.runBlock(32, [&] {
+    block.scheduler.shuffle(ShuffleMode::Index, 0xffff, 0, 20, 31);
+  }));
+  // The last lane to arrive goes on first.
+  CHECK(error == "thread 15 of block (0, 0, 0): shfl.sync reads lane 20, "
+                 "which is not in its mask 65535");
+}

@@ -1,0 +1,139 @@
+//===- BlockScheduler.h - The threads of a block as fibers ------*- C++ -*-===//
+//
+// Runs the threads of one thread block on the host as fibers (each with its
+// own stack, switched with ucontext), so that threads can wait for each
+// other as they do on the GPU: the host code of a kernel (HostLowering.h)
+// calls the scheduler for barriers (`bar.sync`/`bar.arrive`, with or
+// without a thread count), warp shuffles (`shfl.sync` in every mode), warp
+// votes and `bar.warp.sync`. A thread runs until it waits; the scheduler
+// then resumes the next thread that may go on, in thread order, which makes
+// every run deterministic. When no thread may go on and some have not
+// finished, the block is deadlocked (a barrier or a shuffle that not every
+// thread it waits for reaches): the run stops with an error naming the
+// threads and what they wait for.
+//
+// The block's shared memory is one buffer, filled with 0xff bytes (a NaN
+// in every float type) before each block so that reading shared memory no
+// thread wrote shows in the results.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TOOLS_TILEHOSTRUN_BLOCKSCHEDULER_H
+#define TILEC_TOOLS_TILEHOSTRUN_BLOCKSCHEDULER_H
+
+#include "HostLowering.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilehost {
+
+/// The threads of a warp.
+constexpr uint32_t kWarpSize = 32;
+/// The named barriers of a block (`bar.sync 0` to `bar.sync 15`).
+constexpr uint32_t kNumBarriers = 16;
+/// The bytes of shared memory a block may use (sm_90's 227 KiB).
+constexpr uint64_t kSharedMemoryBytes = 227 * 1024;
+
+/// The modes of `shfl.sync`, in the order of their ShuffleMode values.
+enum class ShuffleMode : uint32_t { Up, Down, Butterfly, Index };
+/// The modes of `vote.sync`.
+enum class VoteMode : uint32_t { All, Any, Uniform, Ballot };
+
+/// Runs blocks of threads as fibers and provides their synchronization.
+class BlockScheduler {
+public:
+  /// A scheduler that sets the thread index `specialRegisters[kTidX]` to
+  /// the thread it resumes.
+  explicit BlockScheduler(
+      std::array<uint32_t, kNumSpecialRegisters> &specialRegisters);
+  ~BlockScheduler();
+  BlockScheduler(const BlockScheduler &) = delete;
+  BlockScheduler &operator=(const BlockScheduler &) = delete;
+
+  /// Runs `threads` threads of one block, each calling `body`, until all
+  /// have returned. Fails, naming the waiting threads, if the block
+  /// deadlocks or a thread misuses a warp operation.
+  llvm::Error runBlock(uint32_t threads, llvm::function_ref<void()> body);
+
+  /// The block's shared memory (kSharedMemoryBytes, 1024-byte aligned).
+  char *getSharedMemory() { return sharedMemory; }
+
+  /// `bar.sync id[, count]` (`wait`) or `bar.arrive id, count`: `count`
+  /// threads (0: every thread of the block) arrive at barrier `id`.
+  void barrier(uint32_t id, uint32_t count, bool wait);
+  /// `shfl.sync.mode` of `value` among the lanes of `mask`, with PTX's
+  /// operands `b` and `c`; returns the value read in the low 32 bits and
+  /// the predicate (whether the source lane was in range) in bit 32.
+  uint64_t shuffle(ShuffleMode mode, uint32_t mask, uint32_t value, uint32_t b,
+                   uint32_t c);
+  /// `vote.sync.mode` of `predicate` among the lanes of `mask`; the ballot
+  /// or 0/1.
+  uint32_t vote(VoteMode mode, uint32_t mask, bool predicate);
+  /// `bar.warp.sync mask`.
+  void syncWarp(uint32_t mask);
+
+private:
+  struct Fiber;
+  struct Barrier {
+    uint32_t arrived = 0;
+    /// The threads the current round waits for (0: every live thread).
+    uint32_t expected = 0;
+    uint64_t generation = 0;
+  };
+  struct Warp {
+    uint32_t arrivedMask = 0;
+    uint32_t expectedMask = 0;
+    uint64_t generation = 0;
+    /// The lanes' values, by the parity of the generation they were given
+    /// in: a lane can be at most one exchange ahead of another.
+    std::array<std::array<uint32_t, kWarpSize>, 2> values{};
+  };
+
+  static void enterFiber(unsigned high, unsigned low);
+  /// Suspends the current thread until `*generation` differs from `seen`.
+  void waitFor(const uint64_t *generation, uint64_t seen, std::string what);
+  /// Suspends the current thread for good after recording `message`.
+  void fail(std::string message);
+  /// The current thread's lane enters the exchange of its warp among
+  /// `mask` with `value`; returns the slot of the exchange in Warp::values
+  /// once every lane of `mask` has entered it.
+  unsigned exchange(uint32_t mask, uint32_t value, const char *operation);
+  void releaseIfComplete(Barrier &barrier);
+  std::string describeWaits() const;
+
+  std::array<uint32_t, kNumSpecialRegisters> &specialRegisters;
+  std::vector<std::unique_ptr<Fiber>> fibers;
+  Fiber *current = nullptr;
+  /// The threads of the block being run.
+  uint32_t blockThreads = 0;
+  uint32_t liveThreads = 0;
+  std::array<Barrier, kNumBarriers> barriers;
+  std::vector<Warp> warps;
+  llvm::function_ref<void()> body;
+  std::string error;
+  char *sharedMemory = nullptr;
+  std::unique_ptr<char[]> sharedAllocation;
+  /// The context the scheduler runs in (a ucontext_t).
+  std::unique_ptr<char[]> schedulerContext;
+};
+
+/// The host functions behind kBarrierSymbol, kShuffleSymbol, kVoteSymbol and
+/// kWarpSyncSymbol (HostLowering.h).
+void hostBarrier(BlockScheduler *scheduler, uint32_t id, uint32_t count,
+                 uint32_t wait);
+uint64_t hostShuffle(BlockScheduler *scheduler, uint32_t mode, uint32_t mask,
+                     uint32_t value, uint32_t b, uint32_t c);
+uint32_t hostVote(BlockScheduler *scheduler, uint32_t mode, uint32_t mask,
+                  uint32_t predicate);
+void hostSyncWarp(BlockScheduler *scheduler, uint32_t mask);
+
+} // namespace tilehost
+
+#endif // TILEC_TOOLS_TILEHOSTRUN_BLOCKSCHEDULER_H
