@@ -2,10 +2,14 @@
 
 #include "BlockScheduler.h"
 
+#include "AccessChecker.h"
+
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <deque>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -27,6 +31,43 @@ uint32_t existingLanes(uint32_t threads, uint32_t warp) {
   return lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
 }
 
+/// One `cp.async` in flight.
+struct AsyncCopy {
+  char *target;
+  const char *source;
+  uint32_t bytes;
+  uint32_t sourceBytes;
+};
+
+/// The float that the f16 `bits` hold.
+float halfToFloat(uint16_t bits) {
+  return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
+      .convertToFloat();
+}
+
+/// `value` rounded to f16 (to nearest, ties to even).
+uint16_t floatToHalf(float value) {
+  llvm::APFloat half(value);
+  bool losesInfo;
+  half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+               &losesInfo);
+  return uint16_t(half.bitcastToAPInt().getZExtValue());
+}
+
+/// The float that the bf16 `bits` hold.
+float bfloatToFloat(uint16_t bits) {
+  uint32_t word = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+/// Element `half` (0: low 16 bits) of a word of A or B, as a float.
+float element(MmaKind kind, uint32_t word, unsigned half) {
+  uint16_t bits = uint16_t(word >> (16 * half));
+  return kind == MmaKind::BF16F32 ? bfloatToFloat(bits) : halfToFloat(bits);
+}
+
 } // namespace
 
 /// One thread of the block: its context, its stack and what it waits for.
@@ -41,6 +82,9 @@ struct BlockScheduler::Fiber {
   uint64_t seen = 0;
   /// What the thread waits for, for the deadlock report.
   std::string waitingFor;
+  /// Its cp.async not committed yet, and its committed groups, oldest first.
+  std::vector<AsyncCopy> uncommitted;
+  std::deque<std::vector<AsyncCopy>> committed;
 
   Fiber() {
     // A guard page, then the stack.
@@ -78,6 +122,10 @@ void BlockScheduler::enterFiber(unsigned high, unsigned low) {
                                                        uintptr_t(low));
   scheduler->body();
   Fiber *fiber = scheduler->current;
+  // The copies a thread leaves in flight complete all the same.
+  scheduler->commitAsyncCopies();
+  while (!fiber->committed.empty())
+    scheduler->completeOldestCopies(*fiber);
   fiber->finished = true;
   --scheduler->liveThreads;
   // A barrier of every thread waits for one thread fewer now.
@@ -108,6 +156,8 @@ llvm::Error BlockScheduler::runBlock(uint32_t threads,
     fiber.thread = thread;
     fiber.finished = false;
     fiber.waitGeneration = nullptr;
+    fiber.uncommitted.clear();
+    fiber.committed.clear();
     getcontext(&fiber.context);
     fiber.context.uc_stack.ss_sp = fiber.stack;
     fiber.context.uc_stack.ss_size = kStackBytes;
@@ -193,8 +243,8 @@ void BlockScheduler::barrier(uint32_t id, uint32_t count, bool wait) {
                 (count ? " (" + std::to_string(count) + " threads)" : ""));
 }
 
-unsigned BlockScheduler::exchange(uint32_t mask, uint32_t value,
-                                  const char *operation) {
+unsigned BlockScheduler::exchange(uint32_t mask, const uint32_t *words,
+                                  unsigned count, const char *operation) {
   uint32_t thread = current->thread;
   uint32_t lane = thread % kWarpSize;
   uint32_t warpIndex = thread / kWarpSize;
@@ -214,7 +264,7 @@ unsigned BlockScheduler::exchange(uint32_t mask, uint32_t value,
     return 0;
   }
   unsigned slot = warp.generation & 1;
-  warp.values[slot][lane] = value;
+  std::copy(words, words + count, warp.values[slot][lane].begin());
   warp.arrivedMask |= 1u << lane;
   uint64_t generation = warp.generation;
   if (warp.arrivedMask == warp.expectedMask) {
@@ -229,7 +279,7 @@ unsigned BlockScheduler::exchange(uint32_t mask, uint32_t value,
 
 uint64_t BlockScheduler::shuffle(ShuffleMode mode, uint32_t mask,
                                  uint32_t value, uint32_t b, uint32_t c) {
-  unsigned slot = exchange(mask, value, "shfl.sync");
+  unsigned slot = exchange(mask, &value, 1, "shfl.sync");
   const Warp &warp = warps[current->thread / kWarpSize];
   // PTX ISA, shfl.sync: the source lane j and whether it is in range.
   int lane = int(current->thread % kWarpSize);
@@ -263,15 +313,16 @@ uint64_t BlockScheduler::shuffle(ShuffleMode mode, uint32_t mask,
          ", which is not in its mask " + std::to_string(mask));
     return 0;
   }
-  return uint64_t(warp.values[slot][source]) | uint64_t(inRange) << 32;
+  return uint64_t(warp.values[slot][source][0]) | uint64_t(inRange) << 32;
 }
 
 uint32_t BlockScheduler::vote(VoteMode mode, uint32_t mask, bool predicate) {
-  unsigned slot = exchange(mask, predicate, "vote.sync");
+  uint32_t word = predicate;
+  unsigned slot = exchange(mask, &word, 1, "vote.sync");
   const Warp &warp = warps[current->thread / kWarpSize];
   uint32_t ballot = 0;
   for (uint32_t lane = 0; lane < kWarpSize; ++lane)
-    if ((warp.expectedMask >> lane & 1) && warp.values[slot][lane])
+    if ((warp.expectedMask >> lane & 1) && warp.values[slot][lane][0])
       ballot |= 1u << lane;
   switch (mode) {
   case VoteMode::All:
@@ -287,7 +338,141 @@ uint32_t BlockScheduler::vote(VoteMode mode, uint32_t mask, bool predicate) {
 }
 
 void BlockScheduler::syncWarp(uint32_t mask) {
-  exchange(mask, 0, "bar.warp.sync");
+  uint32_t word = 0;
+  exchange(mask, &word, 1, "bar.warp.sync");
+}
+
+std::optional<uint32_t> BlockScheduler::sharedOffset(const char *address,
+                                                     uint32_t bytes,
+                                                     const char *operation) {
+  int64_t offset = address - sharedMemory;
+  if (offset < 0 || offset > int64_t(kSharedMemoryBytes - bytes)) {
+    fail(std::string(operation) + " accesses " + std::to_string(bytes) +
+         " bytes outside shared memory (offset " + std::to_string(offset) +
+         ")");
+    return std::nullopt;
+  }
+  if (offset % bytes) {
+    fail(std::string(operation) + " accesses " + std::to_string(bytes) +
+         " bytes of shared memory at offset " + std::to_string(offset) +
+         ", which is not a multiple of " + std::to_string(bytes));
+    return std::nullopt;
+  }
+  return uint32_t(offset);
+}
+
+void BlockScheduler::loadMatrices(uint32_t count, bool transpose,
+                                  const char *address, uint32_t *registers) {
+  // Lanes 8i to 8i + 7 give the addresses of the 8 rows (16 bytes each) of
+  // matrix i; the others' addresses are not used.
+  constexpr uint32_t kRowBytes = 16;
+  uint32_t lane = current->thread % kWarpSize;
+  uint32_t offset = 0;
+  if (lane < 8 * count) {
+    std::optional<uint32_t> checked =
+        sharedOffset(address, kRowBytes, "ldmatrix");
+    if (!checked)
+      return;
+    offset = *checked;
+  }
+  unsigned slot = exchange(~0u, &offset, 1, "ldmatrix");
+  const Warp &warp = warps[current->thread / kWarpSize];
+  // The b16 element (row, column) of matrix `matrix`.
+  auto at = [&](uint32_t matrix, uint32_t row, uint32_t column) {
+    uint16_t bits;
+    std::memcpy(&bits,
+                sharedMemory + warp.values[slot][8 * matrix + row][0] +
+                    2 * column,
+                sizeof(bits));
+    return uint32_t(bits);
+  };
+  // Lane l holds (row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1) of each
+  // matrix, or of its transpose with .trans.
+  uint32_t row = lane / 4, column = 2 * (lane % 4);
+  for (uint32_t matrix = 0; matrix < count; ++matrix)
+    registers[matrix] =
+        transpose ? at(matrix, column, row) | at(matrix, column + 1, row) << 16
+                  : at(matrix, row, column) | at(matrix, row, column + 1) << 16;
+}
+
+void BlockScheduler::multiplyAccumulate(MmaKind kind, const uint32_t *operands,
+                                        uint32_t *result) {
+  unsigned slot = exchange(~0u, operands, kMmaAWords + kMmaBWords, "mma.sync");
+  const Warp &warp = warps[current->thread / kWarpSize];
+  // PTX's m16n8k16 fragments: lane l holds A (row l / 4 [+ 8], columns
+  // 2 (l % 4) [+ 8] and the next) in a0-a3, B (rows 2 (l % 4) [+ 8] and
+  // the next, column l / 4) in b0-b1, C and D (row l / 4 [+ 8], columns
+  // 2 (l % 4) and the next) in c0-c3.
+  auto a = [&](uint32_t row, uint32_t k) {
+    uint32_t lane = 4 * (row % 8) + (k % 8) / 2;
+    uint32_t word = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
+    return element(kind, warp.values[slot][lane][word], k % 2);
+  };
+  auto b = [&](uint32_t k, uint32_t column) {
+    uint32_t lane = 4 * column + (k % 8) / 2;
+    uint32_t word = kMmaAWords + (k >= 8 ? 1 : 0);
+    return element(kind, warp.values[slot][lane][word], k % 2);
+  };
+  uint32_t lane = current->thread % kWarpSize;
+  const uint32_t *c = operands + kMmaAWords + kMmaBWords;
+  for (uint32_t index = 0; index < 4; ++index) {
+    uint32_t row = lane / 4 + (index >= 2 ? 8 : 0);
+    uint32_t column = 2 * (lane % 4) + index % 2;
+    // The products are exact; they add up in double, then round once.
+    double sum;
+    if (kind == MmaKind::F16F16) {
+      sum = halfToFloat(uint16_t(c[index / 2] >> (16 * (index % 2))));
+    } else {
+      float accumulator;
+      std::memcpy(&accumulator, &c[index], sizeof(accumulator));
+      sum = accumulator;
+    }
+    for (uint32_t k = 0; k < 16; ++k)
+      sum += double(a(row, k)) * double(b(k, column));
+    if (kind == MmaKind::F16F16) {
+      uint32_t half = floatToHalf(float(sum));
+      if (index % 2 == 0)
+        result[index / 2] = half;
+      else
+        result[index / 2] |= half << 16;
+    } else {
+      float rounded = float(sum);
+      std::memcpy(&result[index], &rounded, sizeof(rounded));
+    }
+  }
+}
+
+void BlockScheduler::copyAsync(char *target, const char *source, uint32_t bytes,
+                               uint32_t sourceBytes) {
+  if (!sharedOffset(target, bytes, "cp.async"))
+    return;
+  if (sourceBytes > bytes)
+    return fail("cp.async reads " + std::to_string(sourceBytes) +
+                " bytes into a copy of " + std::to_string(bytes));
+  // A copy that reads nothing reads no address.
+  if (sourceBytes)
+    source = static_cast<const char *>(accessChecker->check(
+        const_cast<char *>(source), sourceBytes, bytes, /*isStore=*/false));
+  current->uncommitted.push_back({target, source, bytes, sourceBytes});
+}
+
+void BlockScheduler::commitAsyncCopies() {
+  current->committed.push_back(std::move(current->uncommitted));
+  current->uncommitted.clear();
+}
+
+void BlockScheduler::waitAsyncCopies(uint32_t pending) {
+  while (current->committed.size() > pending)
+    completeOldestCopies(*current);
+}
+
+void BlockScheduler::completeOldestCopies(Fiber &fiber) {
+  for (const AsyncCopy &copy : fiber.committed.front()) {
+    std::memcpy(copy.target, copy.source, copy.sourceBytes);
+    std::memset(copy.target + copy.sourceBytes, 0,
+                copy.bytes - copy.sourceBytes);
+  }
+  fiber.committed.pop_front();
 }
 
 std::string BlockScheduler::describeWaits() const {
@@ -333,4 +518,31 @@ uint32_t tilehost::hostVote(BlockScheduler *scheduler, uint32_t mode,
 
 void tilehost::hostSyncWarp(BlockScheduler *scheduler, uint32_t mask) {
   scheduler->syncWarp(mask);
+}
+
+void tilehost::hostLoadMatrices(BlockScheduler *scheduler, uint32_t count,
+                                uint32_t transpose, const char *address,
+                                uint32_t *registers) {
+  scheduler->loadMatrices(count, transpose != 0, address, registers);
+}
+
+void tilehost::hostMultiplyAccumulate(BlockScheduler *scheduler, uint32_t kind,
+                                      const uint32_t *operands,
+                                      uint32_t *result) {
+  scheduler->multiplyAccumulate(MmaKind(kind), operands, result);
+}
+
+void tilehost::hostCopyAsync(BlockScheduler *scheduler, char *target,
+                             const char *source, uint32_t bytes,
+                             uint32_t sourceBytes) {
+  scheduler->copyAsync(target, source, bytes, sourceBytes);
+}
+
+void tilehost::hostCommitAsyncCopies(BlockScheduler *scheduler) {
+  scheduler->commitAsyncCopies();
+}
+
+void tilehost::hostWaitAsyncCopies(BlockScheduler *scheduler,
+                                   uint32_t pending) {
+  scheduler->waitAsyncCopies(pending);
 }

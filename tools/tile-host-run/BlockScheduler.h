@@ -5,12 +5,16 @@
 // other as they do on the GPU: the host code of a kernel (HostLowering.h)
 // calls the scheduler for barriers (`bar.sync`/`bar.arrive`, with or
 // without a thread count), warp shuffles (`shfl.sync` in every mode), warp
-// votes and `bar.warp.sync`. A thread runs until it waits; the scheduler
-// then resumes the next thread that may go on, in thread order, which makes
-// every run deterministic. When no thread may go on and some have not
-// finished, the block is deadlocked (a barrier or a shuffle that not every
-// thread it waits for reaches): the run stops with an error naming the
-// threads and what they wait for.
+// votes, `bar.warp.sync`, and sm_80's tensor-core path: `ldmatrix` and
+// `mma.sync` (warp-wide: the lanes exchange their addresses or fragments,
+// then each computes its registers as PTX defines them) and `cp.async`
+// (kept per thread until a `cp.async.wait_group` lets it complete, so that
+// reading a tile before waiting for it reads what was there before). A thread
+// runs until it waits; the scheduler then resumes the next thread that may go
+// on, in thread order, which makes every run deterministic. When no thread may
+// go on and some have not finished, the block is deadlocked (a barrier or a
+// shuffle that not every thread it waits for reaches): the run stops with an
+// error naming the threads and what they wait for.
 //
 // The block's shared memory is one buffer, filled with 0xff bytes (a NaN
 // in every float type) before each block so that reading shared memory no
@@ -29,6 +33,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +50,13 @@ constexpr uint64_t kSharedMemoryBytes = 227 * 1024;
 enum class ShuffleMode : uint32_t { Up, Down, Butterfly, Index };
 /// The modes of `vote.sync`.
 enum class VoteMode : uint32_t { All, Any, Uniform, Ballot };
+/// The forms of `mma.sync.aligned.m16n8k16.row.col`: element types of A and
+/// B, and of C and D.
+enum class MmaKind : uint32_t { F16F32, F16F16, BF16F32 };
+/// The words of A, B and C (or D) of one lane's m16n8k16 fragments.
+constexpr unsigned kMmaAWords = 4, kMmaBWords = 2, kMmaCWords = 4;
+
+class AccessChecker;
 
 /// Runs blocks of threads as fibers and provides their synchronization.
 class BlockScheduler {
@@ -78,6 +90,27 @@ public:
   uint32_t vote(VoteMode mode, uint32_t mask, bool predicate);
   /// `bar.warp.sync mask`.
   void syncWarp(uint32_t mask);
+  /// `ldmatrix.sync.aligned.m8n8.x{count}[.trans].b16` with the lane's row
+  /// `address` in shared memory; writes the lane's `count` registers.
+  void loadMatrices(uint32_t count, bool transpose, const char *address,
+                    uint32_t *registers);
+  /// `mma.sync.aligned.m16n8k16.row.col` of `kind`: `operands` holds the
+  /// lane's A, B and C words (C as f32, or f16 pairs in its first two
+  /// words); writes D's in the same form to `result`.
+  void multiplyAccumulate(MmaKind kind, const uint32_t *operands,
+                          uint32_t *result);
+  /// `cp.async` of `bytes` from global `source` (checked by the access
+  /// checker) to shared `target`, of which `sourceBytes` are read and the
+  /// rest zeroed; it completes at a later `waitAsyncCopies`.
+  void copyAsync(char *target, const char *source, uint32_t bytes,
+                 uint32_t sourceBytes);
+  /// `cp.async.commit_group`.
+  void commitAsyncCopies();
+  /// `cp.async.wait_group pending`: completes all but the `pending` most
+  /// recently committed groups.
+  void waitAsyncCopies(uint32_t pending);
+  /// The checker of the global reads of `copyAsync`.
+  void setAccessChecker(AccessChecker *checker) { accessChecker = checker; }
 
 private:
   struct Fiber;
@@ -91,9 +124,11 @@ private:
     uint32_t arrivedMask = 0;
     uint32_t expectedMask = 0;
     uint64_t generation = 0;
-    /// The lanes' values, by the parity of the generation they were given
+    /// The lanes' words, by the parity of the generation they were given
     /// in: a lane can be at most one exchange ahead of another.
-    std::array<std::array<uint32_t, kWarpSize>, 2> values{};
+    std::array<
+        std::array<std::array<uint32_t, kMmaAWords + kMmaBWords>, kWarpSize>, 2>
+        values{};
   };
 
   static void enterFiber(unsigned high, unsigned low);
@@ -102,9 +137,16 @@ private:
   /// Suspends the current thread for good after recording `message`.
   void fail(std::string message);
   /// The current thread's lane enters the exchange of its warp among
-  /// `mask` with `value`; returns the slot of the exchange in Warp::values
-  /// once every lane of `mask` has entered it.
-  unsigned exchange(uint32_t mask, uint32_t value, const char *operation);
+  /// `mask` with `count` `words`; returns the slot of the exchange in
+  /// Warp::values once every lane of `mask` has entered it.
+  unsigned exchange(uint32_t mask, const uint32_t *words, unsigned count,
+                    const char *operation);
+  /// The offset of `address` in shared memory, if it lies there with room
+  /// for `bytes` and is aligned to them; fails otherwise.
+  std::optional<uint32_t> sharedOffset(const char *address, uint32_t bytes,
+                                       const char *operation);
+  /// Completes the oldest committed group of cp.async of `fiber`.
+  void completeOldestCopies(Fiber &fiber);
   void releaseIfComplete(Barrier &barrier);
   std::string describeWaits() const;
 
@@ -119,6 +161,7 @@ private:
   llvm::function_ref<void()> body;
   std::string error;
   char *sharedMemory = nullptr;
+  AccessChecker *accessChecker = nullptr;
   std::unique_ptr<char[]> sharedAllocation;
   /// The context the scheduler runs in (a ucontext_t).
   std::unique_ptr<char[]> schedulerContext;
@@ -133,6 +176,17 @@ uint64_t hostShuffle(BlockScheduler *scheduler, uint32_t mode, uint32_t mask,
 uint32_t hostVote(BlockScheduler *scheduler, uint32_t mode, uint32_t mask,
                   uint32_t predicate);
 void hostSyncWarp(BlockScheduler *scheduler, uint32_t mask);
+/// The host functions behind kLoadMatricesSymbol, kMmaSymbol,
+/// kAsyncCopySymbol, kAsyncCommitSymbol and kAsyncWaitSymbol.
+void hostLoadMatrices(BlockScheduler *scheduler, uint32_t count,
+                      uint32_t transpose, const char *address,
+                      uint32_t *registers);
+void hostMultiplyAccumulate(BlockScheduler *scheduler, uint32_t kind,
+                            const uint32_t *operands, uint32_t *result);
+void hostCopyAsync(BlockScheduler *scheduler, char *target, const char *source,
+                   uint32_t bytes, uint32_t sourceBytes);
+void hostCommitAsyncCopies(BlockScheduler *scheduler);
+void hostWaitAsyncCopies(BlockScheduler *scheduler, uint32_t pending);
 
 } // namespace tilehost
 

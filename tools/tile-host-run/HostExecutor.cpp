@@ -69,6 +69,17 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
       callable(llvm::orc::ExecutorAddr::fromPtr(&hostVote));
   symbols[mangle(kWarpSyncSymbol)] =
       callable(llvm::orc::ExecutorAddr::fromPtr(&hostSyncWarp));
+  symbols[mangle(kLoadMatricesSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostLoadMatrices));
+  symbols[mangle(kMmaSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostMultiplyAccumulate));
+  symbols[mangle(kAsyncCopySymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostCopyAsync));
+  symbols[mangle(kAsyncCommitSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostCommitAsyncCopies));
+  symbols[mangle(kAsyncWaitSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostWaitAsyncCopies));
+  scheduler.setAccessChecker(checker.get());
   if (!host.sharedMemory.empty())
     symbols[mangle(host.sharedMemory)] = exported(scheduler.getSharedMemory());
   for (const auto &[name, address] : host.libdevice)

@@ -137,6 +137,12 @@ private:
   bool rewriteShuffle(llvm::Function &intrinsic);
   bool rewriteVote(llvm::Function &intrinsic);
   bool rewriteApproximation(llvm::Function &intrinsic);
+  bool rewriteLoadMatrices(llvm::Function &intrinsic);
+  bool rewriteMma(llvm::Function &intrinsic);
+  bool rewriteAsyncCopy(llvm::Function &intrinsic);
+  /// An array of `words` i32 at the start of the function of `call`, for
+  /// the fragments passed to the scheduler.
+  llvm::Value *wordsBuffer(llvm::CallInst &call, unsigned words);
   llvm::Error findSharedMemory(std::string &name);
   llvm::Error replaceDeclarations(HostSymbols &libdevice);
   void replaceSpecialRegister(llvm::Function &intrinsic, unsigned index);
@@ -200,8 +206,9 @@ llvm::Error HostRewriter::replaceDeclarations(HostSymbols &libdevice) {
     if (name.starts_with("llvm.nvvm."))
       return llvm::createStringError(
           "the kernel uses '" + name.str() +
-          "', which needs a GPU (tile-host-run runs barriers, warp shuffles "
-          "and votes, not tensor cores, asynchronous copies or mbarriers)");
+          "', which needs a GPU (tile-host-run runs barriers, warp "
+          "shuffles, votes and sm_80's ldmatrix, mma.sync and cp.async; not "
+          "sm_90's wgmma, TMA or mbarriers)");
     if (function.isIntrinsic() || name.starts_with("__tile_host_"))
       continue;
     if (!name.starts_with("__nv_"))
@@ -290,8 +297,9 @@ llvm::Error HostRewriter::rewriteInlineAssembly(llvm::Function &kernel) {
     } else {
       return llvm::createStringError(
           "the kernel uses the inline PTX '" + abbreviate(text) +
-          "', which needs a GPU (tile-host-run runs barriers, warp shuffles "
-          "and votes, not tensor cores, asynchronous copies or mbarriers)");
+          "', which needs a GPU (tile-host-run runs barriers, warp "
+          "shuffles, votes and sm_80's ldmatrix, mma.sync and cp.async; not "
+          "sm_90's wgmma, TMA or mbarriers)");
     }
     call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
@@ -313,7 +321,8 @@ void HostRewriter::rewriteIntrinsics() {
       continue;
     }
     if (rewriteBarrier(function) || rewriteShuffle(function) ||
-        rewriteVote(function))
+        rewriteVote(function) || rewriteLoadMatrices(function) ||
+        rewriteMma(function) || rewriteAsyncCopy(function))
       continue;
     rewriteApproximation(function);
   }
@@ -442,6 +451,132 @@ bool HostRewriter::rewriteApproximation(llvm::Function &intrinsic) {
   return true;
 }
 
+llvm::Value *HostRewriter::wordsBuffer(llvm::CallInst &call, unsigned words) {
+  llvm::BasicBlock &entry = call.getFunction()->getEntryBlock();
+  llvm::IRBuilder<> builder(&entry, entry.begin());
+  return builder.CreateAlloca(
+      llvm::ArrayType::get(builder.getInt32Ty(), words));
+}
+
+bool HostRewriter::rewriteLoadMatrices(llvm::Function &intrinsic) {
+  // llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16[.p3](address)
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x"))
+    return false;
+  uint32_t count;
+  if (name.consumeInteger(10, count) ||
+      (count != 1 && count != 2 && count != 4))
+    return false;
+  bool transpose = name.consume_front(".trans");
+  if (!name.consume_front(".b16") || (!name.empty() && name != ".p3"))
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *registers = wordsBuffer(call, count);
+        callScheduler(builder, kLoadMatricesSymbol, builder.getVoidTy(),
+                      {builder.getInt32(count), builder.getInt32(transpose),
+                       call.getArgOperand(0), registers});
+        llvm::Type *i32 = builder.getInt32Ty();
+        auto load = [&](unsigned index) {
+          return builder.CreateLoad(
+              i32, builder.CreateConstInBoundsGEP1_32(i32, registers, index));
+        };
+        if (!call.getType()->isStructTy())
+          return load(0);
+        llvm::Value *result = llvm::PoisonValue::get(call.getType());
+        for (unsigned index = 0; index < count; ++index)
+          result = builder.CreateInsertValue(result, load(index), index);
+        return result;
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteMma(llvm::Function &intrinsic) {
+  // llvm.nvvm.mma.m16n8k16.row.col.{f32.f32,f16.f16,bf16}(a0-a3, b0-b1,
+  // c...): f16 pairs as <2 x half>, bf16 pairs as i32.
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.mma.m16n8k16.row.col."))
+    return false;
+  std::optional<MmaKind> kind = llvm::StringSwitch<std::optional<MmaKind>>(name)
+                                    .Case("f32.f32", MmaKind::F16F32)
+                                    .Case("f16.f16", MmaKind::F16F16)
+                                    .Case("bf16", MmaKind::BF16F32)
+                                    .Default(std::nullopt);
+  if (!kind)
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Type *i32 = builder.getInt32Ty();
+        unsigned numOperands = call.arg_size();
+        llvm::Value *operands =
+            wordsBuffer(call, kMmaAWords + kMmaBWords + kMmaCWords);
+        llvm::Value *result = wordsBuffer(call, kMmaCWords);
+        for (unsigned index = 0; index < numOperands; ++index)
+          builder.CreateStore(
+              builder.CreateBitCast(call.getArgOperand(index), i32),
+              builder.CreateConstInBoundsGEP1_32(i32, operands, index));
+        callScheduler(builder, kMmaSymbol, builder.getVoidTy(),
+                      {builder.getInt32(uint32_t(*kind)), operands, result});
+        auto *type = llvm::cast<llvm::StructType>(call.getType());
+        llvm::Value *value = llvm::PoisonValue::get(type);
+        for (unsigned index = 0; index < type->getNumElements(); ++index) {
+          llvm::Value *word = builder.CreateLoad(
+              i32, builder.CreateConstInBoundsGEP1_32(i32, result, index));
+          value = builder.CreateInsertValue(
+              value, builder.CreateBitCast(word, type->getElementType(index)),
+              index);
+        }
+        return value;
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteAsyncCopy(llvm::Function &intrinsic) {
+  // llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}[.s](target, source
+  // [, source bytes]), llvm.nvvm.cp.async.commit.group(),
+  // llvm.nvvm.cp.async.wait.group(pending), llvm.nvvm.cp.async.wait.all().
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.cp.async."))
+    return false;
+  if (name == "commit.group" || name == "wait.group" || name == "wait.all") {
+    replaceCalls(
+        intrinsic,
+        [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+          if (name != "wait.group")
+            callScheduler(builder, kAsyncCommitSymbol, builder.getVoidTy(), {});
+          if (name != "commit.group")
+            callScheduler(builder, kAsyncWaitSymbol, builder.getVoidTy(),
+                          {name == "wait.all" ? builder.getInt32(0)
+                                              : call.getArgOperand(0)});
+          return nullptr;
+        });
+    return true;
+  }
+  if (!name.consume_front("ca.shared.global.") &&
+      !name.consume_front("cg.shared.global."))
+    return false;
+  uint32_t bytes;
+  if (name.consumeInteger(10, bytes) ||
+      (bytes != 4 && bytes != 8 && bytes != 16))
+    return false;
+  bool sized = name == ".s";
+  if (!sized && !name.empty())
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *sourceBytes =
+            sized ? call.getArgOperand(2) : builder.getInt32(bytes);
+        callScheduler(builder, kAsyncCopySymbol, builder.getVoidTy(),
+                      {call.getArgOperand(0), call.getArgOperand(1),
+                       builder.getInt32(bytes), sourceBytes});
+        return nullptr;
+      });
+  return true;
+}
+
 llvm::Error HostRewriter::findSharedMemory(std::string &name) {
   for (llvm::GlobalVariable &global : module.globals()) {
     if (global.getAddressSpace() != kSharedAddressSpace)
@@ -473,6 +608,11 @@ llvm::Error HostRewriter::checkGlobalAccesses(llvm::Function &kernel) {
     auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
     auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction);
     if (!load && !store) {
+      // The scheduler checks the global reads of cp.async itself.
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&instruction))
+        if (llvm::Function *callee = call->getCalledFunction())
+          if (callee->getName() == kAsyncCopySymbol)
+            continue;
       // Anything else touching global memory would escape the check.
       bool global = llvm::any_of(instruction.operands(), [](llvm::Use &use) {
         return isGlobalPointer(use->getType());
@@ -538,7 +678,8 @@ void HostRewriter::addEntry(llvm::Function &kernel) {
 FailureOr<HostModule>
 tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
                              const llvm::DataLayout &layout,
-                             const llvm::Triple &triple, bool fastMath) {
+                             const llvm::Triple &triple, llvm::StringRef arch,
+                             bool fastMath) {
   Location loc = kernel.getLoc();
   MLIRContext *mlirContext = kernel.getContext();
   DialectRegistry registry;
@@ -547,10 +688,8 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   module->push_back(kernel->clone());
 
-  // The elementwise code is the same for every architecture; the host run
-  // checks sm_90a's.
   PassManager pm(mlirContext);
-  populateLowering(pm, "sm_90a", fastMath);
+  populateLowering(pm, arch, fastMath);
   if (failed(pm.run(*module)))
     return failure();
   (*module)->removeAttr(

@@ -18,9 +18,10 @@
 //   `args[i]` points to (CUDA's kernelParams convention).
 //
 // * barriers (`llvm.nvvm.barrier.cta.*`), warp shuffles
-//   (`llvm.nvvm.shfl.sync.*`), warp votes and `llvm.nvvm.bar.warp.sync`
-//   call the BlockScheduler (kSchedulerSymbol) through kBarrierSymbol,
-//   kShuffleSymbol, kVoteSymbol and kWarpSyncSymbol;
+//   (`llvm.nvvm.shfl.sync.*`), warp votes, `llvm.nvvm.bar.warp.sync`, and
+//   sm_80's `ldmatrix`, `mma.sync` (m16n8k16, f16/bf16) and `cp.async`
+//   call the BlockScheduler (kSchedulerSymbol) through the k*Symbol
+//   functions below (fragments pass through arrays on the stack);
 // * the block's shared memory (the arena, an external `addrspace(3)`
 //   global) is bound to the scheduler's buffer;
 // * PTX approximations (`llvm.nvvm.ex2.approx.*`, `rcp`, `rsqrt`, `lg2`,
@@ -28,9 +29,9 @@
 //   exact functions, and the inline `mov.u32 $0, %tid.x;` reads the thread
 //   index.
 //
-// Kernels that use any other NVVM intrinsic or inline PTX (tensor cores,
-// asynchronous copies, mbarriers, device `print`) are rejected with a
-// message naming it.
+// Kernels that use any other NVVM intrinsic or inline PTX (sm_90's wgmma,
+// TMA and mbarriers, device `print`) are rejected with a message naming
+// it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,22 @@ constexpr llvm::StringLiteral kShuffleSymbol = "__tile_host_shuffle";
 constexpr llvm::StringLiteral kVoteSymbol = "__tile_host_vote";
 /// `void (void *scheduler, uint32_t mask)`: `bar.warp.sync`.
 constexpr llvm::StringLiteral kWarpSyncSymbol = "__tile_host_warp_sync";
+/// `void (void *scheduler, uint32_t count, uint32_t transpose, shared
+/// void *address, uint32_t *registers)`: `ldmatrix.sync.aligned.m8n8`.
+constexpr llvm::StringLiteral kLoadMatricesSymbol = "__tile_host_ldmatrix";
+/// `void (void *scheduler, uint32_t kind, const uint32_t *operands,
+/// uint32_t *result)`: `mma.sync.aligned.m16n8k16.row.col` (kind a
+/// MmaKind; operands A, B, C as words).
+constexpr llvm::StringLiteral kMmaSymbol = "__tile_host_mma";
+/// `void (void *scheduler, shared void *target, global void *source,
+/// uint32_t bytes, uint32_t sourceBytes)`: `cp.async`, whose global read
+/// the scheduler checks.
+constexpr llvm::StringLiteral kAsyncCopySymbol = "__tile_host_cp_async";
+/// `void (void *scheduler)`: `cp.async.commit_group`.
+constexpr llvm::StringLiteral kAsyncCommitSymbol =
+    "__tile_host_cp_async_commit";
+/// `void (void *scheduler, uint32_t pending)`: `cp.async.wait_group`.
+constexpr llvm::StringLiteral kAsyncWaitSymbol = "__tile_host_cp_async_wait";
 /// The widest global access the lowering emits (a 16-byte vector).
 constexpr uint64_t kMaxAccessBytes = 16;
 
@@ -119,14 +136,13 @@ struct HostModule {
 };
 
 /// Compiles `kernel` (which is left unchanged) for the host described by
-/// `dataLayout` and `triple`, in `context`, with tilec's `--fast-math`
-/// lowering if `fastMath`. Errors are reported through the MLIR diagnostic
-/// engine, at the offending op or at the kernel.
-mlir::FailureOr<HostModule> lowerKernelForHost(mlir::tile::KernelOp kernel,
-                                               llvm::LLVMContext &context,
-                                               const llvm::DataLayout &layout,
-                                               const llvm::Triple &triple,
-                                               bool fastMath);
+/// `dataLayout` and `triple`, in `context`, as tilec does for `arch` (with
+/// its `--fast-math` lowering if `fastMath`). Errors are reported through
+/// the MLIR diagnostic engine, at the offending op or at the kernel.
+mlir::FailureOr<HostModule>
+lowerKernelForHost(mlir::tile::KernelOp kernel, llvm::LLVMContext &context,
+                   const llvm::DataLayout &layout, const llvm::Triple &triple,
+                   llvm::StringRef arch, bool fastMath);
 
 } // namespace tilehost
 

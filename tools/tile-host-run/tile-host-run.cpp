@@ -2,17 +2,17 @@
 //
 // tile-host-run FILE.tile [--kernel NAME] [-D NAME=VALUE]... --dim NAME=N...
 //               [--scalar NAME=VALUE]... [--input TENSOR=FILE]... [--seed S]
-//               [-o DIR] [--fast-math] [--emit-llvm]
+//               [-o DIR] [--arch ARCH] [--fast-math] [--emit-llvm]
 //
 // Compiles one kernel as tilec does, up to its LLVM IR, turns that into host
 // code (HostLowering.h), JIT-compiles it and runs every thread of the grid
 // on the CPU, block after block, the threads of a block as fibers that wait
 // for each other at barriers and warp shuffles (BlockScheduler.h), checking
-// every global access against the tensors. With -o, the tensors before and after the run and a description
-// of the run (run.json) are written to DIR, for a reference implementation
-// to compare with (test/codegen/host/). This checks the semantics of the
-// generated code on machines without a GPU. Exit status: 0 if the kernel
-// ran and every access was valid, 1 otherwise.
+// every global access against the tensors. With -o, the tensors before and
+// after the run and a description of the run (run.json) are written to DIR, for
+// a reference implementation to compare with (test/codegen/host/). This checks
+// the semantics of the generated code on machines without a GPU. Exit status: 0
+// if the kernel ran and every access was valid, 1 otherwise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +45,7 @@ struct Options {
   std::string outputDir;
   bool emitLLVM = false;
   bool fastMath = false;
+  std::string arch = "sm_90a";
 };
 
 /// Reports `message` as an error and returns the exit status 1.
@@ -65,7 +66,7 @@ int run(const Options &options) {
 
   // The metadata tilec would write: parameters, grid expressions, block.
   llvm::Expected<tilec::GpuTarget> target =
-      tilec::resolveGpuTarget("sm_90a", /*ptxVersion=*/0);
+      tilec::resolveGpuTarget(options.arch, /*ptxVersion=*/0);
   if (!target)
     return fail(llvm::toString(target.takeError()));
   mlir::FailureOr<nlohmann::ordered_json> metadata = tilec::describeKernel(
@@ -80,9 +81,9 @@ int run(const Options &options) {
     return fail("cannot set up the JIT: " +
                 llvm::toString(executor.takeError()));
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
-  mlir::FailureOr<HostModule> host =
-      lowerKernelForHost(kernel, *llvmContext, (*executor)->getDataLayout(),
-                         (*executor)->getTargetTriple(), options.fastMath);
+  mlir::FailureOr<HostModule> host = lowerKernelForHost(
+      kernel, *llvmContext, (*executor)->getDataLayout(),
+      (*executor)->getTargetTriple(), target->arch, options.fastMath);
   if (mlir::failed(host))
     return 1;
   if (options.emitLLVM) {
@@ -164,6 +165,9 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output-dir", options.outputDir,
                  "Write NAME.in.bin and NAME.out.bin for every tensor and "
                  "run.json to DIR");
+  app.add_option("--arch", options.arch,
+                 "The architecture to generate code for, as tilec --arch "
+                 "(default sm_90a; sm_80 for the mma.sync path)");
   app.add_flag("--fast-math", options.fastMath,
                "Lower as 'tilec --fast-math' does (the host computes the "
                "approximations exactly)");

@@ -2,6 +2,10 @@
 
 #include "BlockScheduler.h"
 
+#include "AccessChecker.h"
+
+#include "llvm/ADT/APFloat.h"
+
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -242,4 +246,155 @@ TEST_CASE("misused barriers and warp operations are errors") {
   // The last lane to arrive goes on first.
   CHECK(error == "thread 15 of block (0, 0, 0): shfl.sync reads lane 20, "
                  "which is not in its mask 65535");
+}
+
+namespace {
+/// The f16 bits of small integers and halves (exact in f16).
+uint16_t half(float value) {
+  llvm::APFloat converted(value);
+  bool losesInfo;
+  converted.convert(llvm::APFloat::IEEEhalf(),
+                    llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+  return uint16_t(converted.bitcastToAPInt().getZExtValue());
+}
+} // namespace
+
+TEST_CASE("ldmatrix gives each lane its pairs, transposed with .trans") {
+  Block block;
+  // Four 8 x 8 b16 matrices, rows 32 bytes apart: element (m, r, c) is
+  // 1000 m + 10 r + c. Shared memory starts each block anew: thread 0
+  // writes them.
+  auto fill = [&] {
+    auto *shared =
+        reinterpret_cast<uint16_t *>(block.scheduler.getSharedMemory());
+    for (uint32_t m = 0; m < 4; ++m)
+      for (uint32_t r = 0; r < 8; ++r)
+        for (uint32_t c = 0; c < 8; ++c)
+          shared[(m * 8 + r) * 16 + c] = uint16_t(1000 * m + 10 * r + c);
+  };
+  for (bool transpose : {false, true}) {
+    for (uint32_t count : {1u, 2u, 4u}) {
+      std::vector<std::array<uint32_t, 4>> registers(32);
+      llvm::Error error = block.scheduler.runBlock(32, [&] {
+        uint32_t lane = block.thread();
+        if (lane == 0)
+          fill();
+        block.scheduler.barrier(0, 0, /*wait=*/true);
+        const char *row =
+            block.scheduler.getSharedMemory() + (lane / 8 * 8 + lane % 8) * 32;
+        block.scheduler.loadMatrices(count, transpose, row,
+                                     registers[lane].data());
+      });
+      REQUIRE(errorText(std::move(error)).empty());
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        for (uint32_t m = 0; m < count; ++m) {
+          uint32_t r = lane / 4, c = 2 * (lane % 4);
+          uint32_t low =
+              transpose ? 1000 * m + 10 * c + r : 1000 * m + 10 * r + c;
+          uint32_t high = transpose ? low + 10 : low + 1;
+          INFO("lane " << lane << " matrix " << m << " trans " << transpose);
+          CHECK(registers[lane][m] == (low | high << 16));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("mma.sync m16n8k16: the identity times B plus C") {
+  // A = I (16 x 16), B (16 x 8) with B[k][n] = k + n / 2, C = 0.5: D = B
+  // + C, each element where PTX's layouts put it.
+  Block block;
+  for (MmaKind kind : {MmaKind::F16F32, MmaKind::F16F16}) {
+    std::vector<std::array<uint32_t, kMmaCWords>> results(32);
+    llvm::Error error = block.scheduler.runBlock(32, [&] {
+      uint32_t lane = block.thread();
+      uint32_t group = lane / 4, pair = 2 * (lane % 4);
+      auto a = [&](uint32_t row, uint32_t k) {
+        return uint32_t(half(row == k ? 1.0f : 0.0f));
+      };
+      auto b = [&](uint32_t k, uint32_t n) {
+        return uint32_t(half(k + n / 2.0f));
+      };
+      std::array<uint32_t, kMmaAWords + kMmaBWords + kMmaCWords> operands{};
+      // a0: (group, pair), a1: (group + 8, pair), a2: (group, pair + 8),
+      // a3: (group + 8, pair + 8); b0: (pair, group), b1: (pair + 8, group).
+      for (uint32_t word = 0; word < 4; ++word) {
+        uint32_t row = group + (word % 2) * 8, k = pair + (word / 2) * 8;
+        operands[word] = a(row, k) | a(row, k + 1) << 16;
+      }
+      for (uint32_t word = 0; word < 2; ++word)
+        operands[4 + word] =
+            b(pair + 8 * word, group) | b(pair + 8 * word + 1, group) << 16;
+      float c = 0.5f;
+      if (kind == MmaKind::F16F16) {
+        operands[6] = operands[7] = half(c) | uint32_t(half(c)) << 16;
+      } else {
+        for (uint32_t word = 6; word < 10; ++word)
+          std::memcpy(&operands[word], &c, sizeof(c));
+      }
+      block.scheduler.multiplyAccumulate(kind, operands.data(),
+                                         results[lane].data());
+    });
+    REQUIRE(errorText(std::move(error)).empty());
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      for (uint32_t index = 0; index < 4; ++index) {
+        // d0, d1: (lane / 4, 2 (lane % 4) + {0, 1}); d2, d3: 8 rows down.
+        uint32_t row = lane / 4 + (index / 2) * 8;
+        uint32_t column = 2 * (lane % 4) + index % 2;
+        float expected = row + column / 2.0f + 0.5f;
+        INFO("lane " << lane << " d" << index << " kind " << int(kind));
+        if (kind == MmaKind::F16F16)
+          CHECK(uint16_t(results[lane][index / 2] >> (16 * (index % 2))) ==
+                half(expected));
+        else
+          CHECK(reinterpret_cast<const float &>(results[lane][index]) ==
+                expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("cp.async completes at its wait_group, zero-filling the rest") {
+  Block block;
+  AccessChecker checker(block.registers);
+  std::array<char, 64> global;
+  for (size_t i = 0; i < global.size(); ++i)
+    global[i] = char(i + 1);
+  checker.addTensor("G", "u8[64]", global.data(), global.size(), 1);
+  block.scheduler.setAccessChecker(&checker);
+  std::vector<int> before, between, after;
+  llvm::Error error = block.scheduler.runBlock(1, [&] {
+    char *shared = block.scheduler.getSharedMemory();
+    block.scheduler.copyAsync(shared, global.data(), 16, 16);
+    block.scheduler.commitAsyncCopies();
+    block.scheduler.copyAsync(shared + 16, global.data() + 32, 16, 4);
+    block.scheduler.commitAsyncCopies();
+    before = {shared[0], shared[16]};
+    // All but the newest group.
+    block.scheduler.waitAsyncCopies(1);
+    between = {shared[0], shared[15], shared[16]};
+    block.scheduler.waitAsyncCopies(0);
+    after = {shared[16], shared[19], shared[20], shared[31]};
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  CHECK(before == std::vector<int>{-1, -1});
+  CHECK(between == std::vector<int>{1, 16, -1});
+  CHECK(after == std::vector<int>{33, 36, 0, 0});
+  CHECK(checker.getNumInvalid() == 0);
+
+  // A global read outside every tensor is the checker's; a shared target
+  // outside shared memory is the scheduler's.
+  error = block.scheduler.runBlock(1, [&] {
+    block.scheduler.copyAsync(block.scheduler.getSharedMemory(),
+                              global.data() + 56, 16, 16);
+  });
+  CHECK(errorText(std::move(error)).empty());
+  CHECK(checker.getNumInvalid() == 1);
+  CHECK(errorText(block.scheduler.runBlock(
+            1,
+            [&] {
+              block.scheduler.copyAsync(block.scheduler.getSharedMemory() - 16,
+                                        global.data(), 16, 16);
+            })) == "thread 0 of block (0, 0, 0): cp.async accesses 16 bytes "
+                   "outside shared memory (offset -16)");
 }

@@ -350,3 +350,105 @@ def transpose_smem(run):
     m, n = run.dims['M'], run.dims['N']
     x = run.inputs['X']
     return {'Y': [x[i * n + j] for j in range(n) for i in range(m)]}
+
+
+# The GEMMs of specs/ (gemm.tile): C = op(A) op(B) in the accumulator type.
+# Tensor cores add the exact products of 16 k at a time to the accumulator,
+# so the references compute in f64 and bound the error by the magnitudes
+# added: as any f32 sum, or with f16 accumulation one f16 rounding per
+# 16 k.
+
+# Where A and B keep element (row, k) and (k, column), per kernel.
+GEMM_OPERANDS = {
+    'gemm': (False, False), 'gemm_nt': (False, True),
+    'gemm_tn': (True, False), 'gemm_tt': (True, True),
+    'gemm_bias_gelu': (False, False), 'gemm_bias_gelu_tanh': (False, False),
+}
+
+
+def gemm_products(run):
+    """The exact products' sums of every element of C, row-major, and
+    their error bounds in the accumulator type."""
+    m, n, k = run.dims['M'], run.dims['N'], run.dims['K']
+    a, b = run.inputs['A'], run.inputs['B']
+    transpose_a, transpose_b = GEMM_OPERANDS[run.kernel]
+    rows = [[a[kk * m + i] if transpose_a else a[i * k + kk]
+             for kk in range(k)] for i in range(m)]
+    columns = [[b[j * k + kk] if transpose_b else b[kk * n + j]
+                for kk in range(k)] for j in range(n)]
+    per_unit = (SUM_ERROR if run.constants.get('accum', 'f32') == 'f32'
+                else (k // 16 + 2) * 2.0 ** -11)
+    sums, errors = [], []
+    for row in rows:
+        for column in columns:
+            products = [x * y for x, y in zip(row, column)]
+            sums.append(math.fsum(products))
+            errors.append(per_unit * math.fsum(abs(p) for p in products))
+    return sums, errors
+
+
+def gemm_reference(run):
+    r = rounding(run.dtype('C'))
+    sums, errors = gemm_products(run)
+    return {'C': Approximate([r(s) for s in sums], errors)}
+
+
+gemm = gemm_nt = gemm_tn = gemm_tt = gemm_reference
+
+
+def gemm_bias_epilogue(run, activation):
+    """activation(C + bias[column]) on the accumulator; GELU's slope is at
+    most 1.13, so the sum's error bound holds after it with a margin."""
+    r = rounding(run.dtype('C'))
+    n, bias = run.dims['N'], run.inputs['bias']
+    sums, errors = gemm_products(run)
+    values = [r(activation(s + bias[index % n]))
+              for index, s in enumerate(sums)]
+    return {'C': Approximate(values, [1.2 * e for e in errors])}
+
+
+def gemm_bias_gelu(run):
+    return gemm_bias_epilogue(
+        run, lambda x: 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0))))
+
+
+def gemm_bias_gelu_tanh(run):
+    return gemm_bias_epilogue(
+        run, lambda x: 0.5 * x * (1.0 + math.tanh(
+            math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))))
+
+
+# specs/flash_attention.tile: O = softmax(scale Q K^T) V per (batch, head),
+# with the causal mask if asked. The kernel rounds the probabilities P to
+# dtype before P V, so each output's error bound is two roundings of that
+# dtype on sum_j p_j |v_j|.
+
+def flash_attention(run):
+    b, h, s, d = run.shape('Q')
+    q, k, v = run.inputs['Q'], run.inputs['K'], run.inputs['V']
+    scale, causal = run.scalars['scale'], run.constants.get('causal', False)
+    r = rounding(run.dtype('O'))
+    unit = {'f16': 2.0 ** -11, 'bf16': 2.0 ** -8}[run.dtype('O')]
+    values, errors = [], []
+    for head in range(b * h):
+        base = head * s * d
+
+        def row(tensor, i):
+            return tensor[base + i * d:base + (i + 1) * d]
+        keys = [row(k, j) for j in range(s)]
+        for i in range(s):
+            query = row(q, i)
+            visible = i + 1 if causal else s
+            logits = [scale * math.fsum(x * y for x, y in zip(query, keys[j]))
+                      for j in range(visible)]
+            top = max(logits)
+            weights = [math.exp(x - top) for x in logits]
+            total = math.fsum(weights)
+            p = [w / total for w in weights]
+            for c in range(d):
+                column = [v[base + j * d + c] for j in range(visible)]
+                values.append(r(math.fsum(pj * vj for pj, vj in
+                                          zip(p, column))))
+                errors.append(2 * unit * math.fsum(pj * abs(vj) for pj, vj
+                                                   in zip(p, column)))
+    return {'O': Approximate(values, errors)}
