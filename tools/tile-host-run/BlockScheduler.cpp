@@ -4,7 +4,6 @@
 
 #include "AccessChecker.h"
 
-#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,8 +21,6 @@ namespace {
 /// which the host spills to this stack; a guard page below it turns an
 /// overflow into a fault instead of a silent corruption.
 constexpr size_t kStackBytes = 1 << 20;
-/// The alignment of the shared memory buffer (the arena's).
-constexpr size_t kSharedAlignment = 1024;
 
 /// The lanes of warp `warp` that exist in a block of `threads` threads.
 uint32_t existingLanes(uint32_t threads, uint32_t warp) {
@@ -38,35 +35,6 @@ struct AsyncCopy {
   uint32_t bytes;
   uint32_t sourceBytes;
 };
-
-/// The float that the f16 `bits` hold.
-float halfToFloat(uint16_t bits) {
-  return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
-      .convertToFloat();
-}
-
-/// `value` rounded to f16 (to nearest, ties to even).
-uint16_t floatToHalf(float value) {
-  llvm::APFloat half(value);
-  bool losesInfo;
-  half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-               &losesInfo);
-  return uint16_t(half.bitcastToAPInt().getZExtValue());
-}
-
-/// The float that the bf16 `bits` hold.
-float bfloatToFloat(uint16_t bits) {
-  uint32_t word = uint32_t(bits) << 16;
-  float value;
-  std::memcpy(&value, &word, sizeof(value));
-  return value;
-}
-
-/// Element `half` (0: low 16 bits) of a word of A or B, as a float.
-float element(MmaKind kind, uint32_t word, unsigned half) {
-  uint16_t bits = uint16_t(word >> (16 * half));
-  return kind == MmaKind::BF16F32 ? bfloatToFloat(bits) : halfToFloat(bits);
-}
 
 } // namespace
 
@@ -107,12 +75,12 @@ struct BlockScheduler::Fiber {
 BlockScheduler::BlockScheduler(
     std::array<uint32_t, kNumSpecialRegisters> &specialRegisters)
     : specialRegisters(specialRegisters),
-      sharedAllocation(new char[kSharedMemoryBytes + kSharedAlignment]),
+      sharedAllocation(new char[kSharedMemoryBytes + kSharedMemoryAlignment]),
       schedulerContext(new char[sizeof(ucontext_t)]) {
   uintptr_t address = reinterpret_cast<uintptr_t>(sharedAllocation.get());
-  sharedMemory =
-      sharedAllocation.get() +
-      (kSharedAlignment - address % kSharedAlignment) % kSharedAlignment;
+  sharedMemory = sharedAllocation.get() +
+                 (kSharedMemoryAlignment - address % kSharedMemoryAlignment) %
+                     kSharedMemoryAlignment;
 }
 
 BlockScheduler::~BlockScheduler() = default;
@@ -141,6 +109,7 @@ llvm::Error BlockScheduler::runBlock(uint32_t threads,
   blockThreads = threads;
   error.clear();
   barriers = {};
+  mbarriers.clear();
   warps.assign((threads + kWarpSize - 1) / kWarpSize, Warp());
   std::memset(sharedMemory, 0xff, kSharedMemoryBytes);
   auto *scheduler = reinterpret_cast<ucontext_t *>(schedulerContext.get());
@@ -196,6 +165,8 @@ llvm::Error BlockScheduler::runBlock(uint32_t threads,
   current = nullptr;
   return llvm::Error::success();
 }
+
+uint32_t BlockScheduler::currentThread() const { return current->thread; }
 
 void BlockScheduler::waitFor(const uint64_t *generation, uint64_t seen,
                              std::string what) {
@@ -361,87 +332,6 @@ std::optional<uint32_t> BlockScheduler::sharedOffset(const char *address,
   return uint32_t(offset);
 }
 
-void BlockScheduler::loadMatrices(uint32_t count, bool transpose,
-                                  const char *address, uint32_t *registers) {
-  // Lanes 8i to 8i + 7 give the addresses of the 8 rows (16 bytes each) of
-  // matrix i; the others' addresses are not used.
-  constexpr uint32_t kRowBytes = 16;
-  uint32_t lane = current->thread % kWarpSize;
-  uint32_t offset = 0;
-  if (lane < 8 * count) {
-    std::optional<uint32_t> checked =
-        sharedOffset(address, kRowBytes, "ldmatrix");
-    if (!checked)
-      return;
-    offset = *checked;
-  }
-  unsigned slot = exchange(~0u, &offset, 1, "ldmatrix");
-  const Warp &warp = warps[current->thread / kWarpSize];
-  // The b16 element (row, column) of matrix `matrix`.
-  auto at = [&](uint32_t matrix, uint32_t row, uint32_t column) {
-    uint16_t bits;
-    std::memcpy(&bits,
-                sharedMemory + warp.values[slot][8 * matrix + row][0] +
-                    2 * column,
-                sizeof(bits));
-    return uint32_t(bits);
-  };
-  // Lane l holds (row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1) of each
-  // matrix, or of its transpose with .trans.
-  uint32_t row = lane / 4, column = 2 * (lane % 4);
-  for (uint32_t matrix = 0; matrix < count; ++matrix)
-    registers[matrix] =
-        transpose ? at(matrix, column, row) | at(matrix, column + 1, row) << 16
-                  : at(matrix, row, column) | at(matrix, row, column + 1) << 16;
-}
-
-void BlockScheduler::multiplyAccumulate(MmaKind kind, const uint32_t *operands,
-                                        uint32_t *result) {
-  unsigned slot = exchange(~0u, operands, kMmaAWords + kMmaBWords, "mma.sync");
-  const Warp &warp = warps[current->thread / kWarpSize];
-  // PTX's m16n8k16 fragments: lane l holds A (row l / 4 [+ 8], columns
-  // 2 (l % 4) [+ 8] and the next) in a0-a3, B (rows 2 (l % 4) [+ 8] and
-  // the next, column l / 4) in b0-b1, C and D (row l / 4 [+ 8], columns
-  // 2 (l % 4) and the next) in c0-c3.
-  auto a = [&](uint32_t row, uint32_t k) {
-    uint32_t lane = 4 * (row % 8) + (k % 8) / 2;
-    uint32_t word = (row >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0);
-    return element(kind, warp.values[slot][lane][word], k % 2);
-  };
-  auto b = [&](uint32_t k, uint32_t column) {
-    uint32_t lane = 4 * column + (k % 8) / 2;
-    uint32_t word = kMmaAWords + (k >= 8 ? 1 : 0);
-    return element(kind, warp.values[slot][lane][word], k % 2);
-  };
-  uint32_t lane = current->thread % kWarpSize;
-  const uint32_t *c = operands + kMmaAWords + kMmaBWords;
-  for (uint32_t index = 0; index < 4; ++index) {
-    uint32_t row = lane / 4 + (index >= 2 ? 8 : 0);
-    uint32_t column = 2 * (lane % 4) + index % 2;
-    // The products are exact; they add up in double, then round once.
-    double sum;
-    if (kind == MmaKind::F16F16) {
-      sum = halfToFloat(uint16_t(c[index / 2] >> (16 * (index % 2))));
-    } else {
-      float accumulator;
-      std::memcpy(&accumulator, &c[index], sizeof(accumulator));
-      sum = accumulator;
-    }
-    for (uint32_t k = 0; k < 16; ++k)
-      sum += double(a(row, k)) * double(b(k, column));
-    if (kind == MmaKind::F16F16) {
-      uint32_t half = floatToHalf(float(sum));
-      if (index % 2 == 0)
-        result[index / 2] = half;
-      else
-        result[index / 2] |= half << 16;
-    } else {
-      float rounded = float(sum);
-      std::memcpy(&result[index], &rounded, sizeof(rounded));
-    }
-  }
-}
-
 void BlockScheduler::copyAsync(char *target, const char *source, uint32_t bytes,
                                uint32_t sourceBytes) {
   if (!sharedOffset(target, bytes, "cp.async"))
@@ -518,18 +408,6 @@ uint32_t tilehost::hostVote(BlockScheduler *scheduler, uint32_t mode,
 
 void tilehost::hostSyncWarp(BlockScheduler *scheduler, uint32_t mask) {
   scheduler->syncWarp(mask);
-}
-
-void tilehost::hostLoadMatrices(BlockScheduler *scheduler, uint32_t count,
-                                uint32_t transpose, const char *address,
-                                uint32_t *registers) {
-  scheduler->loadMatrices(count, transpose != 0, address, registers);
-}
-
-void tilehost::hostMultiplyAccumulate(BlockScheduler *scheduler, uint32_t kind,
-                                      const uint32_t *operands,
-                                      uint32_t *result) {
-  scheduler->multiplyAccumulate(MmaKind(kind), operands, result);
 }
 
 void tilehost::hostCopyAsync(BlockScheduler *scheduler, char *target,

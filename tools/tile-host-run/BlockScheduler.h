@@ -5,11 +5,18 @@
 // other as they do on the GPU: the host code of a kernel (HostLowering.h)
 // calls the scheduler for barriers (`bar.sync`/`bar.arrive`, with or
 // without a thread count), warp shuffles (`shfl.sync` in every mode), warp
-// votes, `bar.warp.sync`, and sm_80's tensor-core path: `ldmatrix` and
+// votes, `bar.warp.sync`, sm_80's tensor-core path: `ldmatrix` and
 // `mma.sync` (warp-wide: the lanes exchange their addresses or fragments,
 // then each computes its registers as PTX defines them) and `cp.async`
 // (kept per thread until a `cp.async.wait_group` lets it complete, so that
-// reading a tile before waiting for it reads what was there before). A thread
+// reading a tile before waiting for it reads what was there before), and
+// sm_90's: mbarriers (arrivals, transaction bytes, phases; a thread waiting
+// for a phase waits as at a barrier), TMA loads and stores of boxes
+// through tensor maps (HostTensorMap.h) with their swizzles and
+// out-of-bounds fill, and wgmma (each thread computes its accumulator
+// registers from the shared matrices its descriptors describe, or from its
+// warp's A registers). The asynchronous copies and wgmmas complete when
+// issued, which is one order the GPU may take. A thread
 // runs until it waits; the scheduler then resumes the next thread that may go
 // on, in thread order, which makes every run deterministic. When no thread may
 // go on and some have not finished, the block is deadlocked (a barrier or a
@@ -32,6 +39,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +53,9 @@ constexpr uint32_t kWarpSize = 32;
 constexpr uint32_t kNumBarriers = 16;
 /// The bytes of shared memory a block may use (sm_90's 227 KiB).
 constexpr uint64_t kSharedMemoryBytes = 227 * 1024;
+/// The alignment of the shared memory buffer: wgmma descriptors keep the
+/// low 18 bits of a shared address, which are then its offset.
+constexpr uint64_t kSharedMemoryAlignment = 1 << 18;
 
 /// The modes of `shfl.sync`, in the order of their ShuffleMode values.
 enum class ShuffleMode : uint32_t { Up, Down, Butterfly, Index };
@@ -55,8 +66,30 @@ enum class VoteMode : uint32_t { All, Any, Uniform, Ballot };
 enum class MmaKind : uint32_t { F16F32, F16F16, BF16F32 };
 /// The words of A, B and C (or D) of one lane's m16n8k16 fragments.
 constexpr unsigned kMmaAWords = 4, kMmaBWords = 2, kMmaCWords = 4;
+/// The threads of a warpgroup.
+constexpr uint32_t kWarpgroupSize = 128;
+
+/// One `wgmma.mma_async.sync.aligned.m64nNk16`.
+struct WgmmaInstruction {
+  uint32_t n = 0;
+  /// The element types (as for mma.sync).
+  MmaKind kind = MmaKind::F16F32;
+  /// The descriptor of A (SS form), or null `aRegisters` (RS form: the
+  /// lane's 4 words of A, as mma.sync's).
+  uint64_t descriptorA = 0;
+  const uint32_t *aRegisters = nullptr;
+  uint64_t descriptorB = 0;
+  /// Whether D = A B + D (else D = A B).
+  bool accumulate = true;
+  /// 1 or -1.
+  int32_t scaleA = 1, scaleB = 1;
+  /// Whether A (B) is stored MN-major (M or N contiguous) instead of
+  /// K-major.
+  bool transposeA = false, transposeB = false;
+};
 
 class AccessChecker;
+struct HostTensorMap;
 
 /// Runs blocks of threads as fibers and provides their synchronization.
 class BlockScheduler {
@@ -109,7 +142,30 @@ public:
   /// `cp.async.wait_group pending`: completes all but the `pending` most
   /// recently committed groups.
   void waitAsyncCopies(uint32_t pending);
-  /// The checker of the global reads of `copyAsync`.
+  /// `wgmma.mma_async` of the current thread's warpgroup: updates the
+  /// thread's accumulator registers (N/2 f32, or N/4 f16 pairs).
+  void warpgroupMma(const WgmmaInstruction &instruction,
+                    uint32_t *accumulators);
+  /// `mbarrier.init` of the mbarrier at shared `address` for `count`
+  /// arrivals.
+  void mbarrierInit(const char *address, uint32_t count);
+  /// `mbarrier.arrive` (`.expect_tx` with `transactionBytes`); returns the
+  /// state (the phase arrived at).
+  uint64_t mbarrierArrive(const char *address, uint32_t transactionBytes);
+  /// `mbarrier.try_wait.parity` until it succeeds: waits until the phase
+  /// of parity `parity` has completed.
+  void mbarrierWait(const char *address, uint32_t parity);
+  /// `cp.async.bulk.tensor` global to shared: the box of `map` at
+  /// `coordinates` (innermost first) to shared `target`, crediting its
+  /// bytes to the mbarrier at `barrier`.
+  void loadTensorBox(char *target, const char *barrier,
+                     const HostTensorMap *map, const int32_t *coordinates,
+                     uint32_t rank);
+  /// `cp.async.bulk.tensor` shared to global: the box at shared `source` to
+  /// `map` at `coordinates`, elements outside the tensor not written.
+  void storeTensorBox(const char *source, const HostTensorMap *map,
+                      const int32_t *coordinates, uint32_t rank);
+  /// The checker of the global accesses of `copyAsync` and the TMA.
   void setAccessChecker(AccessChecker *checker) { accessChecker = checker; }
 
 private:
@@ -132,6 +188,8 @@ private:
   };
 
   static void enterFiber(unsigned high, unsigned low);
+  /// The thread running now.
+  uint32_t currentThread() const;
   /// Suspends the current thread until `*generation` differs from `seen`.
   void waitFor(const uint64_t *generation, uint64_t seen, std::string what);
   /// Suspends the current thread for good after recording `message`.
@@ -148,6 +206,25 @@ private:
   /// Completes the oldest committed group of cp.async of `fiber`.
   void completeOldestCopies(Fiber &fiber);
   void releaseIfComplete(Barrier &barrier);
+  /// An mbarrier: its arrivals and transaction bytes left in the current
+  /// phase.
+  struct MBarrier {
+    uint32_t count = 0;
+    uint32_t pending = 0;
+    int64_t transactionBytes = 0;
+    uint64_t phase = 0;
+  };
+  /// The mbarrier at shared `address`, or null after failing.
+  MBarrier *findMBarrier(const char *address, const char *operation);
+  /// Completes the mbarrier's phase if nothing is left in it.
+  static void completePhaseIfDone(MBarrier &barrier);
+  /// The box of `map` at `coordinates`, element by element: calls
+  /// `visit(sharedOffset, globalAddress or null outside the tensor)`.
+  /// Returns false after failing.
+  bool forEachBoxElement(const char *sharedAddress, const HostTensorMap *map,
+                         const int32_t *coordinates, uint32_t rank,
+                         const char *operation,
+                         llvm::function_ref<void(uint32_t, char *)> visit);
   std::string describeWaits() const;
 
   std::array<uint32_t, kNumSpecialRegisters> &specialRegisters;
@@ -158,6 +235,9 @@ private:
   uint32_t liveThreads = 0;
   std::array<Barrier, kNumBarriers> barriers;
   std::vector<Warp> warps;
+  /// The block's mbarriers by shared offset (node-based: waits point into
+  /// them).
+  std::map<uint32_t, MBarrier> mbarriers;
   llvm::function_ref<void()> body;
   std::string error;
   char *sharedMemory = nullptr;
@@ -187,6 +267,26 @@ void hostCopyAsync(BlockScheduler *scheduler, char *target, const char *source,
                    uint32_t bytes, uint32_t sourceBytes);
 void hostCommitAsyncCopies(BlockScheduler *scheduler);
 void hostWaitAsyncCopies(BlockScheduler *scheduler, uint32_t pending);
+/// The host functions behind kWgmmaSymbol, kMBarrierInitSymbol,
+/// kMBarrierArriveSymbol, kMBarrierWaitSymbol, kTensorLoadSymbol and
+/// kTensorStoreSymbol.
+void hostWarpgroupMma(BlockScheduler *scheduler, uint32_t n, uint32_t kind,
+                      uint32_t *accumulators, const uint32_t *aRegisters,
+                      uint64_t descriptorA, uint64_t descriptorB,
+                      uint32_t accumulate, int32_t scaleA, int32_t scaleB,
+                      uint32_t transposeA, uint32_t transposeB);
+void hostMBarrierInit(BlockScheduler *scheduler, const char *address,
+                      uint32_t count);
+uint64_t hostMBarrierArrive(BlockScheduler *scheduler, const char *address,
+                            uint32_t transactionBytes);
+void hostMBarrierWait(BlockScheduler *scheduler, const char *address,
+                      uint32_t parity);
+void hostLoadTensorBox(BlockScheduler *scheduler, char *target,
+                       const char *barrier, const HostTensorMap *map,
+                       const int32_t *coordinates, uint32_t rank);
+void hostStoreTensorBox(BlockScheduler *scheduler, const char *source,
+                        const HostTensorMap *map, const int32_t *coordinates,
+                        uint32_t rank);
 
 } // namespace tilehost
 

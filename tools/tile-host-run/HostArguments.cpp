@@ -2,8 +2,11 @@
 
 #include "HostArguments.h"
 
+#include "HostTensorMap.h"
+
 #include "DType.h"
 #include "IntExpr.h"
+#include "TensorMap.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringExtras.h"
@@ -211,6 +214,65 @@ llvm::Error readTensor(HostTensor &tensor, llvm::StringRef path) {
   return llvm::Error::success();
 }
 
+/// Writes to `bytes` (128) the HostTensorMap of tensor map `param` of
+/// kernel `kernelName` over `tensor`: what the runtime gives
+/// cuTensorMapEncodeTiled (tilert's makeTensorMapArgs), or zeros where the
+/// runtime skips an optional map. Fails with the runtime's message where it
+/// fails the launch.
+llvm::Error encodeTensorMap(const std::string &kernelName,
+                            const ordered_json &param, const HostTensor &tensor,
+                            char *bytes) {
+  namespace rt = tilert::detail;
+  rt::KernelMetadata kernel;
+  kernel.Name = kernelName;
+  rt::TensorParam described;
+  described.Name = tensor.name;
+  described.DType = rt::parseDType(tensor.dtype);
+  described.Shape.resize(tensor.shape.size());
+  kernel.Tensors.push_back(std::move(described));
+  rt::TensorMapParam map;
+  map.Name = param["name"];
+  map.Box = param["box"].get<std::vector<uint32_t>>();
+  map.Swizzle = param["swizzle"];
+  map.L2Promotion = param["l2_promotion"];
+  map.Fill = param["oob_fill"] == "nan" ? rt::OobFill::Nan : rt::OobFill::Zero;
+  map.Optional = param.value("optional", false);
+  kernel.TensorMaps.push_back(std::move(map));
+  // Compact row-major strides, in elements.
+  std::vector<int64_t> strides(tensor.shape.size(), 1);
+  for (size_t d = tensor.shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * tensor.shape[d];
+  rt::TensorMapArgs args;
+  rt::Status status = rt::makeTensorMapArgs(
+      kernel, 0, reinterpret_cast<uint64_t>(tensor.data.get()),
+      tensor.shape.data(), strides.data(), args);
+  // The kernel checks the rules of an optional map itself and does not read
+  // it where they fail (as tilert's prepareTensorMaps).
+  std::memset(bytes, 0, 128);
+  if (!status.ok() && kernel.TensorMaps[0].Optional)
+    return llvm::Error::success();
+  if (!status.ok())
+    return llvm::createStringError(status.message());
+  HostTensorMap encoded{};
+  encoded.magic = HostTensorMap::kMagic;
+  encoded.base = reinterpret_cast<char *>(args.Address);
+  encoded.rank = args.Rank;
+  encoded.elementBytes = tensor.elementBytes;
+  encoded.swizzleBytes = args.Swizzle == CU_TENSOR_MAP_SWIZZLE_128B  ? 128
+                         : args.Swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 64
+                         : args.Swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 32
+                                                                     : 0;
+  encoded.nanFill = args.OobFill != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+  for (uint32_t d = 0; d < args.Rank; ++d) {
+    encoded.dims[d] = args.GlobalDim[d];
+    encoded.box[d] = args.BoxDim[d];
+    if (d + 1 < args.Rank)
+      encoded.strides[d] = args.GlobalStrides[d];
+  }
+  std::memcpy(bytes, &encoded, sizeof(encoded));
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<HostArguments>
@@ -221,6 +283,8 @@ HostArguments::create(const ordered_json &metadata,
   std::vector<std::string> dimNames, scalarNames, tensorNames;
   for (const ordered_json &param : metadata["params"]) {
     std::string kind = param["kind"];
+    if (kind == "tensor_map")
+      continue;
     (kind == "dim"      ? dimNames
      : kind == "scalar" ? scalarNames
                         : tensorNames)
@@ -349,18 +413,37 @@ std::string tilehost::formatTensorType(const HostTensor &tensor) {
   return text + "]";
 }
 
-std::vector<void *> HostArguments::getKernelParams() {
+llvm::Expected<std::vector<void *>> HostArguments::getKernelParams() {
   bases.clear();
   for (HostTensor &tensor : tensors)
     bases.push_back(tensor.data.get());
+  tensorMaps.clear();
+  for (const ordered_json &param : metadata["params"]) {
+    if (param["kind"] != "tensor_map")
+      continue;
+    const HostTensor *tensor = nullptr;
+    for (const HostTensor &candidate : tensors)
+      if (candidate.name == param["tensor"])
+        tensor = &candidate;
+    if (!tensor)
+      return llvm::createStringError("tensor map '" +
+                                     param["name"].get<std::string>() +
+                                     "' describes no tensor parameter");
+    tensorMaps.emplace_back();
+    if (llvm::Error error = encodeTensorMap(metadata["name"], param, *tensor,
+                                            tensorMaps.back().bytes))
+      return std::move(error);
+  }
   std::vector<void *> params;
-  size_t tensor = 0, dim = 0, scalar = 0;
+  size_t tensor = 0, dim = 0, scalar = 0, map = 0;
   for (const ordered_json &param : metadata["params"]) {
     std::string kind = param["kind"];
     if (kind == "tensor")
       params.push_back(&bases[tensor++]);
     else if (kind == "dim")
       params.push_back(&dims[dim++].second);
+    else if (kind == "tensor_map")
+      params.push_back(tensorMaps[map++].bytes);
     else
       params.push_back(scalars[scalar++].bytes.data());
   }

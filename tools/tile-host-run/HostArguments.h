@@ -83,8 +83,11 @@ public:
   create(const nlohmann::ordered_json &metadata,
          const ArgumentRequest &request);
 
-  /// The kernel's parameters in ABI order, each a pointer to its value.
-  std::vector<void *> getKernelParams();
+  /// The kernel's parameters in ABI order, each a pointer to its value (a
+  /// tensor map's the HostTensorMap the runtime's encoding gives). Fails
+  /// where the runtime would: a tensor that breaks TMA's rules for a map
+  /// that is not optional.
+  llvm::Expected<std::vector<void *>> getKernelParams();
   /// The tensors, in ABI order.
   std::vector<HostTensor> &getTensors() { return tensors; }
   /// Blocks along x, y and z.
@@ -113,6 +116,11 @@ private:
   uint32_t threads = 0;
   /// The tensors' base addresses, which the kernel parameters point to.
   std::vector<void *> bases;
+  /// The bytes of the tensor map parameters.
+  struct alignas(64) TensorMapBytes {
+    char bytes[128];
+  };
+  std::vector<TensorMapBytes> tensorMaps;
 };
 
 } // namespace tilehost

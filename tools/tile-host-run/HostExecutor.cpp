@@ -79,6 +79,18 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
       callable(llvm::orc::ExecutorAddr::fromPtr(&hostCommitAsyncCopies));
   symbols[mangle(kAsyncWaitSymbol)] =
       callable(llvm::orc::ExecutorAddr::fromPtr(&hostWaitAsyncCopies));
+  symbols[mangle(kWgmmaSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostWarpgroupMma));
+  symbols[mangle(kMBarrierInitSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostMBarrierInit));
+  symbols[mangle(kMBarrierArriveSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostMBarrierArrive));
+  symbols[mangle(kMBarrierWaitSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostMBarrierWait));
+  symbols[mangle(kTensorLoadSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostLoadTensorBox));
+  symbols[mangle(kTensorStoreSymbol)] =
+      callable(llvm::orc::ExecutorAddr::fromPtr(&hostStoreTensorBox));
   scheduler.setAccessChecker(checker.get());
   if (!host.sharedMemory.empty())
     symbols[mangle(host.sharedMemory)] = exported(scheduler.getSharedMemory());
@@ -99,7 +111,9 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
                                    llvm::toString(entry.takeError()));
   auto *run = entry->toPtr<void (*)(void **)>();
 
-  std::vector<void *> params = arguments.getKernelParams();
+  llvm::Expected<std::vector<void *>> params = arguments.getKernelParams();
+  if (!params)
+    return params.takeError();
   const std::array<uint32_t, 3> &grid = arguments.getGrid();
   specialRegisters = {};
   specialRegisters[kNtidX] = arguments.getThreads();
@@ -113,8 +127,8 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
         specialRegisters[kCtaidX] = x;
         specialRegisters[kCtaidY] = y;
         specialRegisters[kCtaidZ] = z;
-        if (llvm::Error error = scheduler.runBlock(arguments.getThreads(),
-                                                   [&] { run(params.data()); }))
+        if (llvm::Error error = scheduler.runBlock(
+                arguments.getThreads(), [&] { run(params->data()); }))
           return std::move(error);
       }
     }

@@ -4,6 +4,7 @@
 
 #include "BlockScheduler.h"
 #include "HostFunctions.h"
+#include "HostTensorMap.h"
 
 #include "codegen/Conversion/Passes.h"
 #include "codegen/Pipeline.h"
@@ -36,18 +37,13 @@ constexpr unsigned kSharedAddressSpace = 3;
 constexpr llvm::StringLiteral kThreadIndexAsm = "mov.u32 $0, %tid.x;";
 /// The inline PTX of `math.tanh` under fast math (ArithMathToNVVM).
 constexpr llvm::StringLiteral kTanhAsm = "tanh.approx.f32 $0, $1;";
+/// The instruction of NVVM's inline `try_wait.parity` loop, whose operands
+/// are the mbarrier ($0) and the parity ($1).
+constexpr llvm::StringLiteral kMBarrierWaitAsm =
+    "mbarrier.try_wait.parity.shared.b64 P1, [$0], $1, $2;";
 /// The prefix of the special register intrinsics.
 constexpr llvm::StringLiteral kSpecialRegisterPrefix =
     "llvm.nvvm.read.ptx.sreg.";
-
-/// Appends the code generator's lowering from the tile dialect to LLVM/NVVM
-/// to `pm`: the one place where tile-host-run follows tilec's pipeline.
-void populateLowering(PassManager &pm, llvm::StringRef arch, bool fastMath) {
-  tilec::TileGPUPipelineOptions options;
-  options.arch = arch.str();
-  tilec::populateTileGPUPipeline(pm, options);
-  tilec::populateTileToNVVMPipeline(pm, {fastMath});
-}
 
 /// Returns the SpecialRegister an intrinsic named `name` reads, if it is
 /// one of `llvm.nvvm.read.ptx.sreg.{tid,ntid,ctaid,nctaid}.{x,y,z}`.
@@ -140,6 +136,15 @@ private:
   bool rewriteLoadMatrices(llvm::Function &intrinsic);
   bool rewriteMma(llvm::Function &intrinsic);
   bool rewriteAsyncCopy(llvm::Function &intrinsic);
+  bool rewriteMBarrier(llvm::Function &intrinsic);
+  bool rewriteTensorCopy(llvm::Function &intrinsic);
+  /// The host call for the inline `wgmma.mma_async` statement `call` of
+  /// `text`; returns the accumulators it gives back.
+  llvm::Expected<llvm::Value *> rewriteWgmma(llvm::IRBuilder<> &builder,
+                                             llvm::CallInst &call,
+                                             llvm::StringRef text);
+  /// The result of an inline statement whose outputs are its inputs, tied.
+  llvm::Value *passThrough(llvm::IRBuilder<> &builder, llvm::CallInst &call);
   /// An array of `words` i32 at the start of the function of `call`, for
   /// the fragments passed to the scheduler.
   llvm::Value *wordsBuffer(llvm::CallInst &call, unsigned words);
@@ -294,14 +299,29 @@ llvm::Error HostRewriter::rewriteInlineAssembly(llvm::Function &kernel) {
       llvm::FunctionCallee tanh = module.getOrInsertFunction(
           "__nv_tanhf", call->getType(), call->getType());
       replacement = builder.CreateCall(tanh, {call->getArgOperand(0)});
+    } else if (text.starts_with("wgmma.fence.sync.aligned;") ||
+               text.starts_with("wgmma.wait_group.sync.aligned")) {
+      // Statements that pin the accumulator registers (Wgmma.cpp): the
+      // registers go through unchanged.
+      replacement = passThrough(builder, *call);
+    } else if (text.contains(kMBarrierWaitAsm)) {
+      replacement =
+          callScheduler(builder, kMBarrierWaitSymbol, builder.getVoidTy(),
+                        {call->getArgOperand(0), call->getArgOperand(1)});
+    } else if (text.contains("wgmma.mma_async")) {
+      llvm::Expected<llvm::Value *> result = rewriteWgmma(builder, *call, text);
+      if (!result)
+        return result.takeError();
+      replacement = *result;
     } else {
       return llvm::createStringError(
           "the kernel uses the inline PTX '" + abbreviate(text) +
           "', which needs a GPU (tile-host-run runs barriers, warp "
-          "shuffles, votes and sm_80's ldmatrix, mma.sync and cp.async; not "
-          "sm_90's wgmma, TMA or mbarriers)");
+          "shuffles, votes, sm_80's ldmatrix, mma.sync and cp.async, sm_90's "
+          "wgmma, TMA and mbarriers)");
     }
-    call->replaceAllUsesWith(replacement);
+    if (!call->getType()->isVoidTy())
+      call->replaceAllUsesWith(replacement);
     call->eraseFromParent();
   }
   return llvm::Error::success();
@@ -312,8 +332,15 @@ void HostRewriter::rewriteIntrinsics() {
     llvm::StringRef name = function.getName();
     if (!function.isDeclaration() || !name.starts_with("llvm.nvvm."))
       continue;
-    if (name.starts_with("llvm.nvvm.membar.")) {
-      // Threads run one at a time: every access is already visible.
+    if (name.starts_with("llvm.nvvm.membar.") ||
+        name.starts_with("llvm.nvvm.fence.") ||
+        name.starts_with("llvm.nvvm.setmaxnreg.") ||
+        name.starts_with("llvm.nvvm.wgmma.") ||
+        name == "llvm.nvvm.cp.async.bulk.commit.group" ||
+        name.starts_with("llvm.nvvm.cp.async.bulk.wait.group")) {
+      // Threads run one at a time and asynchronous operations complete
+      // when issued: fences, register rebalancing and the groups of wgmma
+      // and bulk copies have nothing to do.
       replaceCalls(function,
                    [](llvm::IRBuilder<> &, llvm::CallInst &) -> llvm::Value * {
                      return nullptr;
@@ -322,7 +349,8 @@ void HostRewriter::rewriteIntrinsics() {
     }
     if (rewriteBarrier(function) || rewriteShuffle(function) ||
         rewriteVote(function) || rewriteLoadMatrices(function) ||
-        rewriteMma(function) || rewriteAsyncCopy(function))
+        rewriteMma(function) || rewriteAsyncCopy(function) ||
+        rewriteMBarrier(function) || rewriteTensorCopy(function))
       continue;
     rewriteApproximation(function);
   }
@@ -577,6 +605,164 @@ bool HostRewriter::rewriteAsyncCopy(llvm::Function &intrinsic) {
   return true;
 }
 
+llvm::Value *HostRewriter::passThrough(llvm::IRBuilder<> &builder,
+                                       llvm::CallInst &call) {
+  llvm::Type *type = call.getType();
+  if (type->isVoidTy())
+    return nullptr;
+  if (!type->isStructTy())
+    return call.getArgOperand(0);
+  llvm::Value *result = llvm::PoisonValue::get(type);
+  for (unsigned index = 0; index < type->getStructNumElements(); ++index)
+    result =
+        builder.CreateInsertValue(result, call.getArgOperand(index), index);
+  return result;
+}
+
+llvm::Expected<llvm::Value *>
+HostRewriter::rewriteWgmma(llvm::IRBuilder<> &builder, llvm::CallInst &call,
+                           llvm::StringRef text) {
+  // wgmma.mma_async.sync.aligned.m64nNk16.D.A.B {d...}, A, descB, p, sA, sB
+  // [, tA], tB; with A a descriptor (SS) or {a0..a3} (RS). The operands:
+  // the accumulators (tied), A (one i64 or four i32), descB, the scale-d
+  // flag, sA, sB, [tA,] tB.
+  auto unsupported = [&] {
+    return llvm::createStringError("the kernel uses the inline PTX '" +
+                                   abbreviate(text) +
+                                   "', a wgmma form tile-host-run does not "
+                                   "run (it runs m64nNk16 of f16 and bf16)");
+  };
+  llvm::StringRef rest = text.substr(text.find("wgmma.mma_async"));
+  if (!rest.consume_front("wgmma.mma_async.sync.aligned.m64n"))
+    return unsupported();
+  uint32_t n;
+  if (rest.consumeInteger(10, n) || !rest.consume_front("k16.") || n % 8 ||
+      n > 256)
+    return unsupported();
+  std::optional<MmaKind> kind;
+  if (rest.starts_with("f32.f16.f16 "))
+    kind = MmaKind::F16F32;
+  else if (rest.starts_with("f16.f16.f16 "))
+    kind = MmaKind::F16F16;
+  else if (rest.starts_with("f32.bf16.bf16 "))
+    kind = MmaKind::BF16F32;
+  if (!kind)
+    return unsupported();
+  unsigned accumulators = *kind == MmaKind::F16F16 ? n / 4 : n / 2;
+  llvm::Type *i32 = builder.getInt32Ty();
+  unsigned operand = accumulators;
+  bool registerA = call.getArgOperand(operand)->getType()->isIntegerTy(32);
+  unsigned expected = accumulators + (registerA ? 4 + 1 + 4 : 1 + 1 + 5);
+  if (call.arg_size() != expected)
+    return unsupported();
+
+  llvm::Value *words = wordsBuffer(call, accumulators);
+  for (unsigned index = 0; index < accumulators; ++index)
+    builder.CreateStore(builder.CreateBitCast(call.getArgOperand(index), i32),
+                        builder.CreateConstInBoundsGEP1_32(i32, words, index));
+  llvm::Value *aRegisters = llvm::ConstantPointerNull::get(builder.getPtrTy());
+  llvm::Value *descriptorA = builder.getInt64(0);
+  if (registerA) {
+    aRegisters = wordsBuffer(call, 4);
+    for (unsigned index = 0; index < 4; ++index)
+      builder.CreateStore(
+          call.getArgOperand(operand + index),
+          builder.CreateConstInBoundsGEP1_32(i32, aRegisters, index));
+    operand += 4;
+  } else {
+    descriptorA = call.getArgOperand(operand++);
+  }
+  llvm::Value *descriptorB = call.getArgOperand(operand++);
+  llvm::Value *accumulate = call.getArgOperand(operand++);
+  llvm::Value *scaleA = call.getArgOperand(operand++);
+  llvm::Value *scaleB = call.getArgOperand(operand++);
+  llvm::Value *transposeA =
+      registerA ? builder.getInt32(0) : call.getArgOperand(operand++);
+  llvm::Value *transposeB = call.getArgOperand(operand++);
+  callScheduler(builder, kWgmmaSymbol, builder.getVoidTy(),
+                {builder.getInt32(n), builder.getInt32(uint32_t(*kind)), words,
+                 aRegisters, descriptorA, descriptorB, accumulate, scaleA,
+                 scaleB, transposeA, transposeB});
+  auto *type = llvm::cast<llvm::StructType>(call.getType());
+  llvm::Value *result = llvm::PoisonValue::get(type);
+  for (unsigned index = 0; index < accumulators; ++index) {
+    llvm::Value *word = builder.CreateLoad(
+        i32, builder.CreateConstInBoundsGEP1_32(i32, words, index));
+    result = builder.CreateInsertValue(
+        result, builder.CreateBitCast(word, type->getElementType(index)),
+        index);
+  }
+  return result;
+}
+
+bool HostRewriter::rewriteMBarrier(llvm::Function &intrinsic) {
+  // llvm.nvvm.mbarrier.init.shared(address, count),
+  // llvm.nvvm.mbarrier.arrive.shared(address) and
+  // llvm.nvvm.mbarrier.arrive.expect.tx.*(address, bytes).
+  llvm::StringRef name = intrinsic.getName();
+  if (name == "llvm.nvvm.mbarrier.init.shared") {
+    replaceCalls(
+        intrinsic,
+        [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+          callScheduler(builder, kMBarrierInitSymbol, builder.getVoidTy(),
+                        {call.getArgOperand(0), call.getArgOperand(1)});
+          return nullptr;
+        });
+    return true;
+  }
+  bool expectTx = name.starts_with("llvm.nvvm.mbarrier.arrive.expect.tx.");
+  if (!expectTx && name != "llvm.nvvm.mbarrier.arrive.shared")
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        llvm::Value *bytes =
+            expectTx ? call.getArgOperand(1) : builder.getInt32(0);
+        return callScheduler(builder, kMBarrierArriveSymbol,
+                             builder.getInt64Ty(),
+                             {call.getArgOperand(0), bytes});
+      });
+  return true;
+}
+
+bool HostRewriter::rewriteTensorCopy(llvm::Function &intrinsic) {
+  // llvm.nvvm.cp.async.bulk.tensor.g2s.tile.Nd(target, mbarrier, map,
+  // coordinates..., multicast, cache hint, flags...) and
+  // llvm.nvvm.cp.async.bulk.tensor.s2g.tile.Nd(source, map,
+  // coordinates..., cache hint, flag).
+  llvm::StringRef name = intrinsic.getName();
+  if (!name.consume_front("llvm.nvvm.cp.async.bulk.tensor."))
+    return false;
+  bool load = name.consume_front("g2s.tile.");
+  if (!load && !name.consume_front("s2g.tile."))
+    return false;
+  uint32_t rank;
+  if (name.consumeInteger(10, rank) || name != "d" || rank < 1 ||
+      rank > kMaxTensorMapRank)
+    return false;
+  replaceCalls(
+      intrinsic,
+      [&](llvm::IRBuilder<> &builder, llvm::CallInst &call) -> llvm::Value * {
+        unsigned first = load ? 3 : 2;
+        llvm::Value *coordinates = wordsBuffer(call, rank);
+        for (uint32_t d = 0; d < rank; ++d)
+          builder.CreateStore(call.getArgOperand(first + d),
+                              builder.CreateConstInBoundsGEP1_32(
+                                  builder.getInt32Ty(), coordinates, d));
+        if (load)
+          callScheduler(builder, kTensorLoadSymbol, builder.getVoidTy(),
+                        {call.getArgOperand(0), call.getArgOperand(1),
+                         call.getArgOperand(2), coordinates,
+                         builder.getInt32(rank)});
+        else
+          callScheduler(builder, kTensorStoreSymbol, builder.getVoidTy(),
+                        {call.getArgOperand(0), call.getArgOperand(1),
+                         coordinates, builder.getInt32(rank)});
+        return nullptr;
+      });
+  return true;
+}
+
 llvm::Error HostRewriter::findSharedMemory(std::string &name) {
   for (llvm::GlobalVariable &global : module.globals()) {
     if (global.getAddressSpace() != kSharedAddressSpace)
@@ -667,9 +853,24 @@ void HostRewriter::addEntry(llvm::Function &kernel) {
     llvm::Value *slot =
         builder.CreateConstInBoundsGEP1_64(pointer, args, parameter.getArgNo());
     llvm::Value *value = builder.CreateLoad(pointer, slot);
-    values.push_back(builder.CreateLoad(parameter.getType(), value));
+    // A byval parameter (a tensor map) is its bytes' address.
+    values.push_back(parameter.hasByValAttr()
+                         ? value
+                         : builder.CreateLoad(parameter.getType(), value));
   }
-  builder.CreateCall(kernel.getFunctionType(), &kernel, values);
+  llvm::CallInst *call =
+      builder.CreateCall(kernel.getFunctionType(), &kernel, values);
+  // The call passes a byval parameter's bytes as the kernel expects them.
+  for (llvm::Argument &parameter : kernel.args()) {
+    if (!parameter.hasByValAttr())
+      continue;
+    unsigned index = parameter.getArgNo();
+    call->addParamAttr(index,
+                       kernel.getParamAttribute(index, llvm::Attribute::ByVal));
+    if (llvm::MaybeAlign alignment = parameter.getParamAlign())
+      call->addParamAttr(
+          index, llvm::Attribute::getWithAlignment(context, *alignment));
+  }
   builder.CreateRetVoid();
 }
 
@@ -678,8 +879,9 @@ void HostRewriter::addEntry(llvm::Function &kernel) {
 FailureOr<HostModule>
 tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
                              const llvm::DataLayout &layout,
-                             const llvm::Triple &triple, llvm::StringRef arch,
-                             bool fastMath) {
+                             const llvm::Triple &triple,
+                             const tilec::GpuTarget &target,
+                             const tilec::KernelSource &source, bool fastMath) {
   Location loc = kernel.getLoc();
   MLIRContext *mlirContext = kernel.getContext();
   DialectRegistry registry;
@@ -688,8 +890,22 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   module->push_back(kernel->clone());
 
+  // tilec's phases (KernelCompiler): tile-gpu, the metadata of its
+  // result, then the lowering to LLVM/NVVM.
+  HostModule host;
+  PassManager gpu(mlirContext);
+  tilec::TileGPUPipelineOptions options;
+  options.arch = target.arch;
+  tilec::populateTileGPUPipeline(gpu, options);
+  if (failed(gpu.run(*module)))
+    return failure();
+  FailureOr<nlohmann::ordered_json> metadata = tilec::describeKernel(
+      *module->getOps<tile::KernelOp>().begin(), target, source);
+  if (failed(metadata))
+    return failure();
+  host.metadata = std::move(*metadata);
   PassManager pm(mlirContext);
-  populateLowering(pm, arch, fastMath);
+  tilec::populateTileToNVVMPipeline(pm, {fastMath});
   if (failed(pm.run(*module)))
     return failure();
   (*module)->removeAttr(
@@ -698,7 +914,6 @@ tilehost::lowerKernelForHost(tile::KernelOp kernel, llvm::LLVMContext &context,
       mlir::tile::TileDialect::TargetAttrHelper::getNameStr());
 
   std::string name = kernel.getSymName().str();
-  HostModule host;
   host.module = translateModuleToLLVMIR(*module, context, name);
   if (!host.module)
     return emitError(loc) << "cannot translate the lowered kernel to LLVM IR";

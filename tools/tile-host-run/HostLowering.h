@@ -19,9 +19,15 @@
 //
 // * barriers (`llvm.nvvm.barrier.cta.*`), warp shuffles
 //   (`llvm.nvvm.shfl.sync.*`), warp votes, `llvm.nvvm.bar.warp.sync`, and
-//   sm_80's `ldmatrix`, `mma.sync` (m16n8k16, f16/bf16) and `cp.async`
-//   call the BlockScheduler (kSchedulerSymbol) through the k*Symbol
-//   functions below (fragments pass through arrays on the stack);
+//   sm_80's `ldmatrix`, `mma.sync` (m16n8k16, f16/bf16) and `cp.async`,
+//   sm_90's mbarriers (`init`, `arrive`, `arrive.expect_tx`, the inline
+//   `try_wait.parity` loop), TMA (`cp.async.bulk.tensor`, both ways) and
+//   the inline `wgmma.mma_async` call the BlockScheduler (kSchedulerSymbol)
+//   through the k*Symbol functions below (fragments pass through arrays on
+//   the stack); fences, `setmaxnreg`, the wgmma and bulk-copy group
+//   operations and the inline `wgmma.fence`/`wait_group` statements that
+//   pin registers do nothing on the host (the scheduler completes
+//   asynchronous operations as they are issued);
 // * the block's shared memory (the arena, an external `addrspace(3)`
 //   global) is bound to the scheduler's buffer;
 // * PTX approximations (`llvm.nvvm.ex2.approx.*`, `rcp`, `rsqrt`, `lg2`,
@@ -29,9 +35,8 @@
 //   exact functions, and the inline `mov.u32 $0, %tid.x;` reads the thread
 //   index.
 //
-// Kernels that use any other NVVM intrinsic or inline PTX (sm_90's wgmma,
-// TMA and mbarriers, device `print`) are rejected with a message naming
-// it.
+// Kernels that use any other NVVM intrinsic or inline PTX (device `print`,
+// clusters) are rejected with a message naming it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +44,9 @@
 #define TILEC_TOOLS_TILEHOSTRUN_HOSTLOWERING_H
 
 #include "HostFunctions.h"
+
+#include "codegen/GpuTarget.h"
+#include "codegen/Metadata.h"
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -104,6 +112,27 @@ constexpr llvm::StringLiteral kAsyncCommitSymbol =
     "__tile_host_cp_async_commit";
 /// `void (void *scheduler, uint32_t pending)`: `cp.async.wait_group`.
 constexpr llvm::StringLiteral kAsyncWaitSymbol = "__tile_host_cp_async_wait";
+/// `void (void *scheduler, uint32_t n, uint32_t kind, uint32_t
+/// *accumulators, const uint32_t *aRegisters, uint64_t descriptorA,
+/// uint64_t descriptorB, uint32_t accumulate, int32_t scaleA, int32_t
+/// scaleB, uint32_t transposeA, uint32_t transposeB)`: `wgmma.mma_async`
+/// (aRegisters null for the SS form).
+constexpr llvm::StringLiteral kWgmmaSymbol = "__tile_host_wgmma";
+/// `void (void *scheduler, shared void *address, uint32_t count)`.
+constexpr llvm::StringLiteral kMBarrierInitSymbol = "__tile_host_mbarrier_init";
+/// `uint64_t (void *scheduler, shared void *address, uint32_t
+/// transactionBytes)`: `mbarrier.arrive[.expect_tx]`.
+constexpr llvm::StringLiteral kMBarrierArriveSymbol =
+    "__tile_host_mbarrier_arrive";
+/// `void (void *scheduler, shared void *address, uint32_t parity)`: the
+/// `mbarrier.try_wait.parity` loop.
+constexpr llvm::StringLiteral kMBarrierWaitSymbol = "__tile_host_mbarrier_wait";
+/// `void (void *scheduler, shared void *target, shared void *mbarrier,
+/// const void *tensorMap, const int32_t *coordinates, uint32_t rank)`.
+constexpr llvm::StringLiteral kTensorLoadSymbol = "__tile_host_tma_load";
+/// `void (void *scheduler, shared void *source, const void *tensorMap,
+/// const int32_t *coordinates, uint32_t rank)`.
+constexpr llvm::StringLiteral kTensorStoreSymbol = "__tile_host_tma_store";
 /// The widest global access the lowering emits (a 16-byte vector).
 constexpr uint64_t kMaxAccessBytes = 16;
 
@@ -126,6 +155,9 @@ enum SpecialRegister : unsigned {
 
 /// A kernel compiled for the host.
 struct HostModule {
+  /// The metadata tilec would write (tilec::describeKernel after the
+  /// tile-gpu phase: parameters, tensor maps included, grid, block).
+  nlohmann::ordered_json metadata;
   /// The host code (see the file comment).
   std::unique_ptr<llvm::Module> module;
   /// The libdevice functions it calls and their host versions.
@@ -136,13 +168,15 @@ struct HostModule {
 };
 
 /// Compiles `kernel` (which is left unchanged) for the host described by
-/// `dataLayout` and `triple`, in `context`, as tilec does for `arch` (with
-/// its `--fast-math` lowering if `fastMath`). Errors are reported through
-/// the MLIR diagnostic engine, at the offending op or at the kernel.
+/// `dataLayout` and `triple`, in `context`, as tilec does for `target` (with
+/// its `--fast-math` lowering if `fastMath`), and describes it as coming
+/// from `source`. Errors are reported through the MLIR diagnostic engine,
+/// at the offending op or at the kernel.
 mlir::FailureOr<HostModule>
 lowerKernelForHost(mlir::tile::KernelOp kernel, llvm::LLVMContext &context,
                    const llvm::DataLayout &layout, const llvm::Triple &triple,
-                   llvm::StringRef arch, bool fastMath);
+                   const tilec::GpuTarget &target,
+                   const tilec::KernelSource &source, bool fastMath);
 
 } // namespace tilehost
 

@@ -64,16 +64,10 @@ int run(const Options &options) {
   mlir::tile::KernelOp kernel = source->getKernel();
   std::string name = kernel.getSymName().str();
 
-  // The metadata tilec would write: parameters, grid expressions, block.
   llvm::Expected<tilec::GpuTarget> target =
       tilec::resolveGpuTarget(options.arch, /*ptxVersion=*/0);
   if (!target)
     return fail(llvm::toString(target.takeError()));
-  mlir::FailureOr<nlohmann::ordered_json> metadata = tilec::describeKernel(
-      kernel, *target,
-      {source->getPath().str(), tilec::sha256Hex(source->getContents())});
-  if (mlir::failed(metadata))
-    return 1;
 
   llvm::Expected<std::unique_ptr<HostExecutor>> executor =
       HostExecutor::create();
@@ -83,7 +77,9 @@ int run(const Options &options) {
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   mlir::FailureOr<HostModule> host = lowerKernelForHost(
       kernel, *llvmContext, (*executor)->getDataLayout(),
-      (*executor)->getTargetTriple(), target->arch, options.fastMath);
+      (*executor)->getTargetTriple(), *target,
+      {source->getPath().str(), tilec::sha256Hex(source->getContents())},
+      options.fastMath);
   if (mlir::failed(host))
     return 1;
   if (options.emitLLVM) {
@@ -92,7 +88,7 @@ int run(const Options &options) {
   }
 
   llvm::Expected<HostArguments> arguments =
-      HostArguments::create(*metadata, options.arguments);
+      HostArguments::create(host->metadata, options.arguments);
   if (!arguments)
     return fail(llvm::toString(arguments.takeError()));
   bool write = !options.outputDir.empty();

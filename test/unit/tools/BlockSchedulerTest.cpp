@@ -3,6 +3,7 @@
 #include "BlockScheduler.h"
 
 #include "AccessChecker.h"
+#include "HostTensorMap.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -397,4 +398,122 @@ TEST_CASE("cp.async completes at its wait_group, zero-filling the rest") {
                                         global.data(), 16, 16);
             })) == "thread 0 of block (0, 0, 0): cp.async accesses 16 bytes "
                    "outside shared memory (offset -16)");
+}
+
+TEST_CASE("an mbarrier phase completes on its arrivals and bytes") {
+  // Thread 0 waits for phase 0, which needs two arrivals and 64 bytes;
+  // threads 1 and 2 arrive, thread 2 expecting the bytes, which thread 3
+  // completes as a TMA load would (through an 8 x 4 f16 box).
+  Block block;
+  AccessChecker checker(block.registers);
+  std::array<uint16_t, 32> global;
+  for (size_t i = 0; i < global.size(); ++i)
+    global[i] = uint16_t(100 + i);
+  checker.addTensor("G", "f16[8, 4]", reinterpret_cast<char *>(global.data()),
+                    sizeof(global), 2);
+  block.scheduler.setAccessChecker(&checker);
+  HostTensorMap map{};
+  map.magic = HostTensorMap::kMagic;
+  map.base = reinterpret_cast<char *>(global.data());
+  map.rank = 2;
+  map.elementBytes = 2;
+  map.dims[0] = 4;
+  map.dims[1] = 8;
+  map.strides[0] = 8;
+  map.box[0] = 4;
+  map.box[1] = 8;
+  std::vector<std::string> events;
+  std::vector<uint16_t> loaded(32);
+  llvm::Error error = block.scheduler.runBlock(4, [&] {
+    char *shared = block.scheduler.getSharedMemory();
+    const char *barrier = shared + 1024;
+    uint32_t thread = block.thread();
+    if (thread == 0) {
+      block.scheduler.mbarrierInit(barrier, 2);
+      block.scheduler.barrier(0, 0, true);
+      block.scheduler.mbarrierWait(barrier, 0);
+      events.push_back("phase 0 done");
+      std::memcpy(loaded.data(), shared, 64);
+      // Phase 1 has not completed: parity 1 waits, parity 0 does not.
+      block.scheduler.mbarrierWait(barrier, 0);
+      return;
+    }
+    block.scheduler.barrier(0, 0, true);
+    if (thread == 1) {
+      block.scheduler.mbarrierArrive(barrier, 0);
+      events.push_back("arrived");
+    } else if (thread == 2) {
+      block.scheduler.mbarrierArrive(barrier, 64);
+      events.push_back("arrived expecting 64");
+    } else {
+      const int32_t coordinates[2] = {0, 0};
+      block.scheduler.loadTensorBox(shared, barrier, &map, coordinates, 2);
+      events.push_back("loaded");
+    }
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  // Thread 3, the last at the barrier, goes on first: its bytes complete
+  // before thread 2 expects them, and the phase waits for both arrivals.
+  CHECK(events == std::vector<std::string>{"loaded", "arrived",
+                                           "arrived expecting 64",
+                                           "phase 0 done"});
+  for (size_t i = 0; i < 32; ++i)
+    CHECK(loaded[i] == 100 + i);
+}
+
+TEST_CASE("TMA boxes: swizzle, out-of-bounds fill on load, skip on store") {
+  Block block;
+  AccessChecker checker(block.registers);
+  // A 3 x 70 f16 tensor, rows padded to 144 bytes (72 elements).
+  std::vector<uint16_t> global(3 * 72, 0);
+  for (uint32_t r = 0; r < 3; ++r)
+    for (uint32_t c = 0; c < 70; ++c)
+      global[r * 72 + c] = uint16_t(1 + r * 100 + c);
+  checker.addTensor("G", "f16[3, 72]", reinterpret_cast<char *>(global.data()),
+                    global.size() * 2, 2);
+  block.scheduler.setAccessChecker(&checker);
+  HostTensorMap map{};
+  map.magic = HostTensorMap::kMagic;
+  map.base = reinterpret_cast<char *>(global.data());
+  map.rank = 2;
+  map.elementBytes = 2;
+  map.swizzleBytes = 128;
+  map.dims[0] = 70;
+  map.dims[1] = 3;
+  map.strides[0] = 144;
+  map.box[0] = 64;
+  map.box[1] = 8;
+  std::vector<uint16_t> box(512);
+  llvm::Error error = block.scheduler.runBlock(1, [&] {
+    char *shared = block.scheduler.getSharedMemory();
+    char *barrier = shared + 4096;
+    block.scheduler.mbarrierInit(barrier, 1);
+    block.scheduler.mbarrierArrive(barrier, 1024);
+    // The box at column 64: columns 64-69 exist, rows 0-2.
+    const int32_t coordinates[2] = {64, 0};
+    block.scheduler.loadTensorBox(shared, barrier, &map, coordinates, 2);
+    block.scheduler.mbarrierWait(barrier, 0);
+    std::memcpy(box.data(), shared, 1024);
+    // Store it back one row down: row 3 and beyond are outside.
+    const int32_t down[2] = {64, 1};
+    block.scheduler.storeTensorBox(shared, &map, down, 2);
+  });
+  REQUIRE(errorText(std::move(error)).empty());
+  CHECK(checker.getNumInvalid() == 0);
+  for (uint32_t r = 0; r < 8; ++r) {
+    for (uint32_t c = 0; c < 64; ++c) {
+      // 128-byte rows; the 16-byte chunk c / 8 lands at chunk (c / 8) ^ r.
+      uint32_t at = r * 64 + ((c / 8) ^ (r % 8)) * 8 + c % 8;
+      uint16_t expected = r < 3 && c < 6 ? uint16_t(1 + r * 100 + 64 + c) : 0;
+      INFO("row " << r << " column " << c);
+      CHECK(box[at] == expected);
+    }
+  }
+  // Rows 1 and 2 of columns 64-69 now hold rows 0 and 1; the padding and
+  // row 0 are unchanged.
+  for (uint32_t c = 64; c < 72; ++c) {
+    CHECK(global[c] == (c < 70 ? 1 + c : 0));
+    CHECK(global[72 + c] == (c < 70 ? 1 + c : 0));
+    CHECK(global[144 + c] == (c < 70 ? 1 + 100 + c : 0));
+  }
 }
