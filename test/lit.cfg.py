@@ -24,6 +24,7 @@ config.substitutions.append(("%host-check", "%s %s" % (
     os.path.join(config.test_source_root, "codegen", "host", "Inputs",
                  "host-check.py"))))
 
+config.substitutions.append(("%python", sys.executable))
 # Writes row inputs with -inf masks for tile-host-run --input.
 config.substitutions.append(("%masked-rows", "%s %s" % (
     sys.executable,

@@ -5,8 +5,11 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <math.h>
 
@@ -149,7 +152,60 @@ tilehost::findHostLibdeviceFunction(llvm::StringRef name,
       "tools/tile-host-run/HostFunctions.cpp)");
 }
 
+int32_t tilehost::hostVprintf(const char *format, const char *arguments) {
+  // CUDA's vprintf: each argument at the next multiple of its size, floats
+  // as double, integers as 32 or 64 bits by their length modifier.
+  std::string text;
+  size_t offset = 0;
+  auto take = [&](auto value) {
+    offset = llvm::alignTo(offset, sizeof(value));
+    std::memcpy(&value, arguments + offset, sizeof(value));
+    offset += sizeof(value);
+    return value;
+  };
+  for (const char *c = format; *c; ++c) {
+    if (*c != '%') {
+      text += *c;
+      continue;
+    }
+    // One conversion: flags, width, precision, length, conversion.
+    const char *start = c++;
+    while (*c && std::strchr("-+ #0", *c))
+      ++c;
+    while (*c && (std::isdigit(static_cast<unsigned char>(*c)) || *c == '.'))
+      ++c;
+    bool wide = false;
+    while (*c && std::strchr("hlzjt", *c))
+      wide |= *c++ != 'h';
+    if (!*c)
+      break;
+    std::string spec(start, c + 1);
+    char buffer[512];
+    int written = 0;
+    if (*c == '%')
+      written = std::snprintf(buffer, sizeof(buffer), "%%");
+    else if (std::strchr("fFeEgGaA", *c))
+      written =
+          std::snprintf(buffer, sizeof(buffer), spec.c_str(), take(double()));
+    else if (*c == 's' || *c == 'p')
+      written = std::snprintf(buffer, sizeof(buffer), spec.c_str(),
+                              take(static_cast<const char *>(nullptr)));
+    else if (wide)
+      written =
+          std::snprintf(buffer, sizeof(buffer), spec.c_str(), take(int64_t()));
+    else
+      written =
+          std::snprintf(buffer, sizeof(buffer), spec.c_str(), take(int32_t()));
+    text.append(buffer,
+                std::min<size_t>(std::max(written, 0), sizeof(buffer) - 1));
+  }
+  llvm::outs() << text;
+  llvm::outs().flush();
+  return int32_t(text.size());
+}
+
 HostSymbols tilehost::getHostRuntimeHelpers() {
   return {{"__truncsfbf2", addressOf(&truncsfbf2)},
-          {"__truncdfbf2", addressOf(&truncdfbf2)}};
+          {"__truncdfbf2", addressOf(&truncdfbf2)},
+          {"vprintf", addressOf(&hostVprintf)}};
 }

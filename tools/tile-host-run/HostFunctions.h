@@ -10,6 +10,8 @@
 //   the last bits.
 // * The x86 back end rounds to bf16 by calling `__truncsfbf2` and
 //   `__truncdfbf2`, which GCC's runtime library lacks before GCC 13.
+// * Device `print` calls CUDA's `vprintf` with its arguments packed in a
+//   buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,8 +45,12 @@ llvm::Expected<llvm::orc::ExecutorAddr>
 findHostLibdeviceFunction(llvm::StringRef name, llvm::FunctionType *type);
 
 /// Returns the code generator's runtime helpers the host code may call
-/// (the bf16 conversions), by symbol name.
+/// (the bf16 conversions, `vprintf`), by symbol name.
 HostSymbols getHostRuntimeHelpers();
+
+/// CUDA's `vprintf(format, arguments)` (device `print`): prints to standard
+/// output; returns the characters printed.
+int32_t hostVprintf(const char *format, const char *arguments);
 
 } // namespace tilehost
 

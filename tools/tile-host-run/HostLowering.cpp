@@ -214,7 +214,8 @@ llvm::Error HostRewriter::replaceDeclarations(HostSymbols &libdevice) {
           "', which needs a GPU (tile-host-run runs barriers, warp "
           "shuffles, votes and sm_80's ldmatrix, mma.sync and cp.async; not "
           "sm_90's wgmma, TMA or mbarriers)");
-    if (function.isIntrinsic() || name.starts_with("__tile_host_"))
+    if (function.isIntrinsic() || name.starts_with("__tile_host_") ||
+        name == "vprintf")
       continue;
     if (!name.starts_with("__nv_"))
       return llvm::createStringError(

@@ -35,8 +35,9 @@
 //   exact functions, and the inline `mov.u32 $0, %tid.x;` reads the thread
 //   index.
 //
-// Kernels that use any other NVVM intrinsic or inline PTX (device `print`,
-// clusters) are rejected with a message naming it.
+// Kernels that use any other NVVM intrinsic or inline PTX (clusters) are
+// rejected with a message naming it; `vprintf` (device `print`) is bound to
+// a host version (HostFunctions.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -452,3 +452,9 @@ def flash_attention(run):
                 errors.append(2 * unit * math.fsum(pj * abs(vj) for pj, vj
                                                    in zip(p, column)))
     return {'O': Approximate(values, errors)}
+
+
+# test/gpu/kernels/print.tile (print.tile)
+
+def print_doubled(run):
+    return {'Y': elementwise(run, 'X', lambda x: f32(x * 2.0))}
