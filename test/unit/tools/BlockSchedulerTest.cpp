@@ -400,6 +400,27 @@ TEST_CASE("cp.async completes at its wait_group, zero-filling the rest") {
                    "outside shared memory (offset -16)");
 }
 
+namespace {
+/// The map of a rank-2 f16 tensor at `data` of `dims` (innermost first)
+/// and rows `rowBytes` apart, in boxes of `box` with `swizzleBytes`.
+HostTensorMap f16Map(uint16_t *data, std::array<uint64_t, 2> dims,
+                     uint64_t rowBytes, std::array<uint32_t, 2> box,
+                     uint32_t swizzleBytes) {
+  HostTensorMap map{};
+  map.magic = HostTensorMap::kMagic;
+  map.base = reinterpret_cast<char *>(data);
+  map.rank = 2;
+  map.elementBytes = 2;
+  map.swizzleBytes = swizzleBytes;
+  map.dims[0] = dims[0];
+  map.dims[1] = dims[1];
+  map.strides[0] = rowBytes;
+  map.box[0] = box[0];
+  map.box[1] = box[1];
+  return map;
+}
+} // namespace
+
 TEST_CASE("an mbarrier phase completes on its arrivals and bytes") {
   // Thread 0 waits for phase 0, which needs two arrivals and 64 bytes;
   // threads 1 and 2 arrive, thread 2 expecting the bytes, which thread 3
@@ -412,16 +433,7 @@ TEST_CASE("an mbarrier phase completes on its arrivals and bytes") {
   checker.addTensor("G", "f16[8, 4]", reinterpret_cast<char *>(global.data()),
                     sizeof(global), 2);
   block.scheduler.setAccessChecker(&checker);
-  HostTensorMap map{};
-  map.magic = HostTensorMap::kMagic;
-  map.base = reinterpret_cast<char *>(global.data());
-  map.rank = 2;
-  map.elementBytes = 2;
-  map.dims[0] = 4;
-  map.dims[1] = 8;
-  map.strides[0] = 8;
-  map.box[0] = 4;
-  map.box[1] = 8;
+  HostTensorMap map = f16Map(global.data(), {4, 8}, 8, {4, 8}, 0);
   std::vector<std::string> events;
   std::vector<uint16_t> loaded(32);
   llvm::Error error = block.scheduler.runBlock(4, [&] {
@@ -472,17 +484,7 @@ TEST_CASE("TMA boxes: swizzle, out-of-bounds fill on load, skip on store") {
   checker.addTensor("G", "f16[3, 72]", reinterpret_cast<char *>(global.data()),
                     global.size() * 2, 2);
   block.scheduler.setAccessChecker(&checker);
-  HostTensorMap map{};
-  map.magic = HostTensorMap::kMagic;
-  map.base = reinterpret_cast<char *>(global.data());
-  map.rank = 2;
-  map.elementBytes = 2;
-  map.swizzleBytes = 128;
-  map.dims[0] = 70;
-  map.dims[1] = 3;
-  map.strides[0] = 144;
-  map.box[0] = 64;
-  map.box[1] = 8;
+  HostTensorMap map = f16Map(global.data(), {70, 3}, 144, {64, 8}, 128);
   std::vector<uint16_t> box(512);
   llvm::Error error = block.scheduler.runBlock(1, [&] {
     char *shared = block.scheduler.getSharedMemory();
