@@ -6,7 +6,8 @@
 
 Each case draws a kernel of specs/, a configuration (those
 tools/gpu/compile_rows.sh and compile_gemm.sh benchmark), an odd shape, a
-dtype, --fast-math or not and an architecture (sm_80 or sm_90a), runs it
+dtype, --fast-math or not, an architecture (sm_80 or sm_90a) and, for a
+persistent sm_90a GEMM, sometimes fewer blocks than tiles, runs it
 with tile-host-run through test/codegen/host/Inputs/host-check.py (every
 thread of the grid on the CPU, global accesses checked, outputs compared with
 the Python references) and prints `ok` or `FAIL` with the command. Use it
@@ -100,6 +101,9 @@ def gemm_case(draw):
         args += ['-D', 'dtype=bf16']
     elif r < 0.4 and 'bias' not in spec:
         args += ['-D', 'accum=f16']
+    if arch == 'sm_90a' and draw.random() < 0.4:
+        # Persistent blocks that loop over several tiles.
+        args += ['--blocks', str(draw.randint(1, 3))]
     return args
 
 

@@ -398,6 +398,18 @@ HostArguments::create(const ordered_json &metadata,
     arguments.grid[axis] = static_cast<uint32_t>(extent);
     threads = llvm::SaturatingMultiply(threads, uint64_t(extent));
   }
+  // A persistent kernel loops over the tiles of its grid in every block of
+  // the launch, whatever their number (docs/runtime.md).
+  if (request.persistentBlocks) {
+    if (!launch.value("persistent", false))
+      return llvm::createStringError(
+          "--blocks: kernel '" + metadata["name"].get<std::string>() +
+          "' is not persistent (its metadata has no launch.persistent)");
+    uint64_t tiles =
+        uint64_t(arguments.grid[0]) * arguments.grid[1] * arguments.grid[2];
+    arguments.grid = {
+        uint32_t(std::min<uint64_t>(request.persistentBlocks, tiles)), 1, 1};
+  }
   if (threads > kMaxThreads)
     return llvm::createStringError("the grid has " + std::to_string(threads) +
                                    " threads; tile-host-run runs at most " +

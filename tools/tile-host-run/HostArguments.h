@@ -39,6 +39,10 @@ struct ArgumentRequest {
   std::vector<std::string> inputs;
   /// Seeds the pseudo-random contents.
   uint64_t seed = 1;
+  /// For a persistent kernel (`launch.persistent`): the blocks to start, as
+  /// the runtime starts min(tiles, resident blocks) along x; 0 starts one
+  /// per tile.
+  uint32_t persistentBlocks = 0;
 };
 
 /// A tensor argument and its host buffer.

@@ -2,7 +2,8 @@
 //
 // tile-host-run FILE.tile [--kernel NAME] [-D NAME=VALUE]... --dim NAME=N...
 //               [--scalar NAME=VALUE]... [--input TENSOR=FILE]... [--seed S]
-//               [-o DIR] [--arch ARCH] [--fast-math] [--emit-llvm]
+//               [-o DIR] [--arch ARCH] [--blocks N] [--fast-math]
+//               [--emit-llvm]
 //
 // Compiles one kernel as tilec does, up to its LLVM IR, turns that into host
 // code (HostLowering.h), JIT-compiles it and runs every thread of the grid
@@ -161,6 +162,10 @@ int main(int argc, char **argv) {
   app.add_option("-o,--output-dir", options.outputDir,
                  "Write NAME.in.bin and NAME.out.bin for every tensor and "
                  "run.json to DIR");
+  app.add_option("--blocks", options.arguments.persistentBlocks,
+                 "For a persistent kernel: start this many blocks (at most "
+                 "one per tile), each looping over its tiles, as the runtime "
+                 "starts as many as fit the GPU");
   app.add_option("--arch", options.arch,
                  "The architecture to generate code for, as tilec --arch "
                  "(default sm_90a; sm_80 for the mma.sync path)");
