@@ -40,6 +40,16 @@ constexpr int64_t kMaxUnrolledFragmentSteps = 64;
 /// than a thread has cannot be saved anyway.
 constexpr int64_t kMaxUnrolledParallelCost = 8192;
 
+/// A step of a parallel loop without vectorized accesses gets a fast path
+/// for its guard tests (such as `k * block_N + j < N ? ... : 0`) when its
+/// slow path costs at most this much...
+constexpr int64_t kMaxGuardedStepCost = 1024;
+
+/// ... and the kernel emitted so far and both paths of the step cost at
+/// most this much: a quarter of kMaxKernelCost, so that the rest of a kernel
+/// that fits without the fast path keeps room.
+constexpr int64_t kMaxGuardedKernelCost = kMaxKernelCost / 4;
+
 /// `tile.fill`/`tile.clear` of at most this many elements per thread are
 /// emitted as straight-line stores.
 constexpr int64_t kMaxUnrolledFill = 256;

@@ -50,7 +50,128 @@ struct ParallelPlan {
   llvm::MapVector<Operation *, int64_t> chunkWidths;
   /// The vectorized accesses whose row stride is checked at run time.
   llvm::SmallPtrSet<Operation *, 4> dynamicRowStride;
+  /// In a loop without vectorized accesses, the body's range tests
+  /// (GuardTest) that a step's fast path proves for all its lanes.
+  llvm::SmallPtrSet<Operation *, 4> guards;
+
+  /// Whether steps have a fast path and a slow one.
+  bool hasFastPath() const { return !chunkWidths.empty() || !guards.empty(); }
 };
+
+/// A range test of the body of a parallel loop that compares an index with
+/// an upper bound: `index < bound` or `index <= bound` (true inside the
+/// bound), or `index >= bound` or `index > bound` (true past it), signed or
+/// unsigned, either way round, where `index` is affine in the induction
+/// variables (sums, differences and products by loop-invariant values) and
+/// `bound` does not depend on them. A step's lanes differ by one in the
+/// innermost induction variable only, so `index` is linear in the lane and
+/// the lanes between the first and the last have indices between theirs:
+/// if the test gives `inside` at both, it gives `inside` at every lane (an
+/// unsigned test needs `bound` non-negative for that). Layernorm's
+/// `k * block_N + j < N ? (x - mean)^2 : 0` and FlashAttention's
+/// `k * block_N + j >= S ? -inf : 0` are such tests.
+struct GuardTest {
+  arith::CmpIOp cmp;
+  Value bound;
+  /// What the test gives for an index inside the bound.
+  bool inside = true;
+  bool isUnsigned = false;
+
+  /// The test of `op` if it is one in `loop`.
+  static std::optional<GuardTest> match(Operation &op, tile::ParallelOp loop);
+};
+
+/// Whether `value`, inside `loop`, is affine in the loop's induction
+/// variables; `usesInductionVar` tells whether it depends on one.
+bool isAffineInInductionVars(Value value, tile::ParallelOp loop,
+                             bool &usesInductionVar, unsigned depth = 8) {
+  Block &body = loop.getBody().front();
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    usesInductionVar |= argument.getOwner() == &body;
+    return argument.getOwner() == &body ||
+           !loop->isAncestor(argument.getOwner()->getParentOp());
+  }
+  Operation *definition = value.getDefiningOp();
+  if (!loop->isProperAncestor(definition) || matchPattern(value, m_Constant()))
+    return true;
+  if (!depth || !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(definition))
+    return false;
+  bool lhsUses = false, rhsUses = false;
+  if (!isAffineInInductionVars(definition->getOperand(0), loop, lhsUses,
+                               depth - 1) ||
+      !isAffineInInductionVars(definition->getOperand(1), loop, rhsUses,
+                               depth - 1))
+    return false;
+  usesInductionVar |= lhsUses || rhsUses;
+  // A product stays affine while one factor is invariant.
+  return !isa<arith::MulIOp>(definition) || !(lhsUses && rhsUses);
+}
+
+std::optional<GuardTest> GuardTest::match(Operation &op,
+                                          tile::ParallelOp loop) {
+  auto cmp = dyn_cast<arith::CmpIOp>(op);
+  if (!cmp)
+    return std::nullopt;
+  bool lhsUses = false, rhsUses = false;
+  if (!isAffineInInductionVars(cmp.getLhs(), loop, lhsUses) ||
+      !isAffineInInductionVars(cmp.getRhs(), loop, rhsUses) ||
+      lhsUses == rhsUses)
+    return std::nullopt;
+  // The predicate as `index P bound`: `bound < index` is `index > bound`.
+  arith::CmpIPredicate predicate = cmp.getPredicate();
+  if (rhsUses) {
+    using P = arith::CmpIPredicate;
+    switch (predicate) {
+    case P::slt:
+      predicate = P::sgt;
+      break;
+    case P::sle:
+      predicate = P::sge;
+      break;
+    case P::sgt:
+      predicate = P::slt;
+      break;
+    case P::sge:
+      predicate = P::sle;
+      break;
+    case P::ult:
+      predicate = P::ugt;
+      break;
+    case P::ule:
+      predicate = P::uge;
+      break;
+    case P::ugt:
+      predicate = P::ult;
+      break;
+    case P::uge:
+      predicate = P::ule;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  GuardTest test{cmp, lhsUses ? cmp.getRhs() : cmp.getLhs()};
+  switch (predicate) {
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::ule:
+    test.isUnsigned = true;
+    [[fallthrough]];
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::sle:
+    test.inside = true;
+    return test;
+  case arith::CmpIPredicate::uge:
+  case arith::CmpIPredicate::ugt:
+    test.isUnsigned = true;
+    [[fallthrough]];
+  case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::sgt:
+    test.inside = false;
+    return test;
+  default:
+    return std::nullopt;
+  }
+}
 
 /// The loads of a loop body over registers that several registers may
 /// share: a read of a global tensor or a replicated fragment the loop does
@@ -336,8 +457,19 @@ ParallelPlan ParallelLowering::plan(tile::ParallelOp loop,
     if (access.access.dynamicRowStride)
       plan.dynamicRowStride.insert(access.op);
   }
-
-  // Every step emits the body once per lane, twice with a fast path.
+  // Guard tests (GuardTest) get a fast path where their step's code is
+  // small enough (emitStep), in loops over one row: over several, the
+  // row-indexed reads of both paths (layernorm's mean[i]) cost registers.
+  ArrayRef<int64_t> extents = loop.getExtents();
+  bool oneRow = llvm::all_of(extents.drop_back(),
+                             [](int64_t extent) { return extent == 1; });
+  if (plan.chunkWidths.empty() && width > 1 && oneRow)
+    for (Operation &op : loop.getBody().front().without_terminator())
+      if (GuardTest::match(op, loop))
+        plan.guards.insert(&op);
+  // Every step emits the body once per lane, twice with a fast path for
+  // vectorized accesses (a guard tests' fast path is emitted only where it
+  // is cheap).
   int64_t steps = plan.distribution.steps();
   uint64_t unrolledCost = llvm::SaturatingMultiply(
       estimateEmittedCost(loop.getBody().front()),
@@ -397,17 +529,36 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
         arith::AddIOp::create(builder, loc, fragmentBase, offset);
   }
 
-  if (plan.chunkWidths.empty())
+  if (!plan.hasFastPath())
     return emitLanes(plan, lanes, /*fast=*/false);
 
   // The fast path needs every vectorized access in bounds as a whole (and,
-  // for symbolic row strides, every row start aligned to the chunk).
+  // for symbolic row strides, every row start aligned to the chunk), or
+  // every guard test true at the first and the last lane.
   Lane probe = lanes.front();
   Value fast;
   auto conjoin = [&](Value condition) {
     fast =
         fast ? arith::AndIOp::create(builder, loc, fast, condition) : condition;
   };
+  for (Operation *op : plan.guards) {
+    GuardTest test = *GuardTest::match(*op, loop);
+    Lane first = lanes.front(), last = lanes.back();
+    for (Lane *lane : {&first, &last}) {
+      Value result = lowering.materialize(test.cmp.getResult(), *lane);
+      conjoin(test.inside ? result
+                          : arith::XOrIOp::create(
+                                builder, loc, result,
+                                arith::ConstantIntOp::create(
+                                    builder, loc, /*value=*/1, /*width=*/1)));
+    }
+    if (test.isUnsigned)
+      conjoin(arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sge,
+          lowering.materialize(test.bound, first),
+          arith::ConstantOp::create(
+              builder, loc, builder.getZeroAttr(test.bound.getType()))));
+  }
   for (auto [op, chunk] : plan.chunkWidths) {
     auto access = cast<tile::AccessOpInterface>(op);
     SmallVector<Value> values;
@@ -423,8 +574,27 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
     }
   }
   auto paths = scf::IfOp::create(builder, loc, fast, /*withElseRegion=*/true);
-  builder.setInsertionPoint(paths.thenBlock()->getTerminator());
   SmallVector<Lane> fastLanes = lanes;
+  if (plan.chunkWidths.empty()) {
+    // A fast path for guard tests saves instructions per element but
+    // doubles the step's code: the slow path first, then the fast one only
+    // while both are small (kMaxGuardedStepCost, kMaxGuardedKernelCost).
+    builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+    int64_t before = lowering.getCost();
+    if (failed(emitLanes(plan, lanes, /*fast=*/false)))
+      return failure();
+    int64_t slow = lowering.getCost() - before;
+    if (slow > kMaxGuardedStepCost ||
+        before + 2 * slow > kMaxGuardedKernelCost) {
+      builder.setInsertionPoint(paths);
+      paths.getConditionMutable().assign(
+          arith::ConstantIntOp::create(builder, loc, /*value=*/0, /*width=*/1));
+      return success();
+    }
+    builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+    return emitLanes(plan, fastLanes, /*fast=*/true);
+  }
+  builder.setInsertionPoint(paths.thenBlock()->getTerminator());
   if (failed(emitLanes(plan, fastLanes, /*fast=*/true)))
     return failure();
   builder.setInsertionPoint(paths.elseBlock()->getTerminator());
@@ -500,9 +670,13 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
   for (Operation &op : loop.getBody().front().without_terminator()) {
     if (fast) {
       auto cmp = dyn_cast<arith::CmpIOp>(op);
-      if (cmp && isProvenInBounds(cmp, plan, lanes.front())) {
-        Value proven = arith::ConstantIntOp::create(builder, cmp.getLoc(),
-                                                    /*value=*/1, /*width=*/1);
+      std::optional<GuardTest> guard;
+      if (cmp && plan.guards.contains(cmp))
+        guard = GuardTest::match(*cmp, loop);
+      if (cmp && (guard || isProvenInBounds(cmp, plan, lanes.front()))) {
+        Value proven = arith::ConstantIntOp::create(
+            builder, cmp.getLoc(), /*value=*/guard ? guard->inside : true,
+            /*width=*/1);
         for (Lane &lane : lanes)
           lane.map.map(cmp.getResult(), proven);
         continue;

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Writes an [M, N] tensor of random values with rows masked by -inf.
 
-    masked-rows.py FILE DTYPE M N MASKS
+    masked-rows.py FILE DTYPE M N MASKS [OFFSET]
 
-MASKS is a comma-separated list of ROW=KIND: KIND `all` makes every element
-of row ROW -inf (a fully masked row: softmax gives NaN there, as
-torch.softmax does), `odd` its odd columns (a partly masked row). The other
-elements are pseudo-random in [-8, 8), wide enough for exp to span many
-binades. The file is raw little-endian, for `tile-host-run --input`.
+MASKS is a comma-separated list of ROW=KIND (possibly empty, `-`): KIND `all`
+makes every element of row ROW -inf (a fully masked row: softmax gives NaN
+there, as torch.softmax does), `odd` its odd columns (a partly masked row).
+The other elements are pseudo-random in [OFFSET - 8, OFFSET + 8) (OFFSET 0
+by default): wide enough for exp to span many binades, and with an OFFSET
+far from 0, rows whose mean dwarfs their spread (a norm that counts an
+element past the row's end as 0 is then visibly wrong). The file is raw
+little-endian, for `tile-host-run --input`.
 """
 
 import random
@@ -22,8 +25,10 @@ def bf16_bits(x):
 
 def main():
     path, dtype, m, n, masks = sys.argv[1:6]
+    offset = float(sys.argv[6]) if len(sys.argv) > 6 else 0.0
     m, n = int(m), int(n)
-    kinds = dict(item.split('=') for item in masks.split(',') if item)
+    kinds = dict(item.split('=') for item in masks.split(',')
+                 if item and item != '-')
     generator = random.Random(7)
     values = []
     for i in range(m):
@@ -31,7 +36,7 @@ def main():
         for j in range(n):
             masked = kind == 'all' or (kind == 'odd' and j % 2 == 1)
             values.append(-float('inf') if masked
-                          else generator.uniform(-8.0, 8.0))
+                          else offset + generator.uniform(-8.0, 8.0))
     with open(path, 'wb') as f:
         if dtype == 'bf16':
             f.write(struct.pack('<%dH' % len(values),
