@@ -6,7 +6,8 @@
 
 Each case draws a kernel of specs/, a configuration (those
 tools/gpu/compile_rows.sh and compile_gemm.sh benchmark), an odd shape, a
-dtype, --fast-math or not, an architecture (sm_80 or sm_90a) and, for a
+dtype, --fast-math or not, an architecture (sm_80 or sm_90a), the order in
+which a block's threads run (forward, reverse, shuffled) and, for a
 persistent sm_90a GEMM, sometimes fewer blocks than tiles, runs it
 with tile-host-run through test/codegen/host/Inputs/host-check.py (every
 thread of the grid on the CPU, global accesses checked, outputs compared with
@@ -146,6 +147,9 @@ def main():
         args[0] = os.path.join(SPECS, args[0])
         if draw.random() < 0.3:
             args.append('--fast-math')
+        # Another schedule of the block's threads (a missing barrier shows).
+        args += ['--thread-order',
+                 draw.choice(['forward', 'reverse', 'shuffled'])]
         args += ['--seed', str(draw.randint(1, 1000))]
         result = subprocess.run([sys.executable, HOST_CHECK] + args,
                                 stdout=subprocess.PIPE,

@@ -7,8 +7,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
+#include <numeric>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -136,9 +138,16 @@ llvm::Error BlockScheduler::runBlock(uint32_t threads,
   }
   liveThreads = threads;
 
+  // The order threads are resumed in: one valid schedule of the GPU's.
+  std::vector<uint32_t> order(threads);
+  std::iota(order.begin(), order.end(), 0);
+  if (threadOrder == ThreadOrder::Reverse)
+    std::reverse(order.begin(), order.end());
+  else if (threadOrder == ThreadOrder::Shuffled)
+    std::shuffle(order.begin(), order.end(), shuffler);
   while (liveThreads) {
     bool resumed = false;
-    for (uint32_t thread = 0; thread < threads; ++thread) {
+    for (uint32_t thread : order) {
       Fiber &fiber = *fibers[thread];
       if (fiber.finished ||
           (fiber.waitGeneration && *fiber.waitGeneration == fiber.seen))

@@ -18,7 +18,8 @@
 // warp's A registers). The asynchronous copies and wgmmas complete when
 // issued, which is one order the GPU may take. A thread
 // runs until it waits; the scheduler then resumes the next thread that may go
-// on, in thread order, which makes every run deterministic. When no thread may
+// on, in thread order (or its reverse, or a seeded shuffle: ThreadOrder),
+// which makes every run deterministic. When no thread may
 // go on and some have not finished, the block is deadlocked (a barrier or a
 // shuffle that not every thread it waits for reaches): the run stops with an
 // error naming the threads and what they wait for.
@@ -42,6 +43,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -56,6 +58,12 @@ constexpr uint64_t kSharedMemoryBytes = 227 * 1024;
 /// The alignment of the shared memory buffer: wgmma descriptors keep the
 /// low 18 bits of a shared address, which are then its offset.
 constexpr uint64_t kSharedMemoryAlignment = 1 << 18;
+
+/// The order in which a block's threads are resumed: thread order, its
+/// reverse, or a pseudo-random permutation per block. Each is a schedule the
+/// GPU may take; code that is correct only in one (a missing barrier) fails
+/// in another.
+enum class ThreadOrder { Forward, Reverse, Shuffled };
 
 /// The modes of `shfl.sync`, in the order of their ShuffleMode values.
 enum class ShuffleMode : uint32_t { Up, Down, Butterfly, Index };
@@ -165,6 +173,12 @@ public:
   /// `map` at `coordinates`, elements outside the tensor not written.
   void storeTensorBox(const char *source, const HostTensorMap *map,
                       const int32_t *coordinates, uint32_t rank);
+  /// Resumes threads in `order` from the next block on; a shuffled order is
+  /// drawn from `seed`.
+  void setThreadOrder(ThreadOrder order, uint64_t seed) {
+    threadOrder = order;
+    shuffler.seed(seed);
+  }
   /// The checker of the global accesses of `copyAsync` and the TMA.
   void setAccessChecker(AccessChecker *checker) { accessChecker = checker; }
 
@@ -242,6 +256,8 @@ private:
   std::string error;
   char *sharedMemory = nullptr;
   AccessChecker *accessChecker = nullptr;
+  ThreadOrder threadOrder = ThreadOrder::Forward;
+  std::mt19937_64 shuffler;
   std::unique_ptr<char[]> sharedAllocation;
   /// The context the scheduler runs in (a ucontext_t).
   std::unique_ptr<char[]> schedulerContext;

@@ -60,6 +60,7 @@ HostExecutor::run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
   symbols[mangle(kAccessCheckSymbol)] =
       callable(llvm::orc::ExecutorAddr::fromPtr(&checkAccess));
   BlockScheduler scheduler(specialRegisters);
+  scheduler.setThreadOrder(threadOrder, threadOrderSeed);
   symbols[mangle(kSchedulerSymbol)] = exported(&scheduler);
   symbols[mangle(kBarrierSymbol)] =
       callable(llvm::orc::ExecutorAddr::fromPtr(&hostBarrier));

@@ -11,6 +11,7 @@
 #ifndef TILEC_TOOLS_TILEHOSTRUN_HOSTEXECUTOR_H
 #define TILEC_TOOLS_TILEHOSTRUN_HOSTEXECUTOR_H
 
+#include "BlockScheduler.h"
 #include "HostLowering.h"
 
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -44,6 +45,13 @@ public:
   run(HostModule host, std::unique_ptr<llvm::LLVMContext> context,
       HostArguments &arguments);
 
+  /// Runs the threads of each block in `order` (a shuffle drawn from
+  /// `seed`).
+  void setThreadOrder(ThreadOrder order, uint64_t seed) {
+    threadOrder = order;
+    threadOrderSeed = seed;
+  }
+
 private:
   explicit HostExecutor(std::unique_ptr<llvm::orc::LLJIT> jit);
 
@@ -51,6 +59,8 @@ private:
   /// What the JIT reported while compiling (such as missing symbols).
   std::string jitErrors;
   std::array<uint32_t, kNumSpecialRegisters> specialRegisters{};
+  ThreadOrder threadOrder = ThreadOrder::Forward;
+  uint64_t threadOrderSeed = 0;
 };
 
 } // namespace tilehost

@@ -2,8 +2,8 @@
 //
 // tile-host-run FILE.tile [--kernel NAME] [-D NAME=VALUE]... --dim NAME=N...
 //               [--scalar NAME=VALUE]... [--input TENSOR=FILE]... [--seed S]
-//               [-o DIR] [--arch ARCH] [--blocks N] [--fast-math]
-//               [--emit-llvm]
+//               [-o DIR] [--arch ARCH] [--blocks N] [--thread-order ORDER]
+//               [--fast-math] [--emit-llvm]
 //
 // Compiles one kernel as tilec does, up to its LLVM IR, turns that into host
 // code (HostLowering.h), JIT-compiles it and runs every thread of the grid
@@ -30,6 +30,7 @@
 #include <CLI/CLI.hpp>
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -47,6 +48,7 @@ struct Options {
   bool emitLLVM = false;
   bool fastMath = false;
   std::string arch = "sm_90a";
+  std::string threadOrder = "forward";
 };
 
 /// Reports `message` as an error and returns the exit status 1.
@@ -75,6 +77,16 @@ int run(const Options &options) {
   if (!executor)
     return fail("cannot set up the JIT: " +
                 llvm::toString(executor.takeError()));
+  std::optional<ThreadOrder> order =
+      llvm::StringSwitch<std::optional<ThreadOrder>>(options.threadOrder)
+          .Case("forward", ThreadOrder::Forward)
+          .Case("reverse", ThreadOrder::Reverse)
+          .Case("shuffled", ThreadOrder::Shuffled)
+          .Default(std::nullopt);
+  if (!order)
+    return fail("--thread-order " + options.threadOrder +
+                ": expected forward, reverse or shuffled");
+  (*executor)->setThreadOrder(*order, options.arguments.seed);
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   mlir::FailureOr<HostModule> host = lowerKernelForHost(
       kernel, *llvmContext, (*executor)->getDataLayout(),
@@ -166,6 +178,10 @@ int main(int argc, char **argv) {
                  "For a persistent kernel: start this many blocks (at most "
                  "one per tile), each looping over its tiles, as the runtime "
                  "starts as many as fit the GPU");
+  app.add_option("--thread-order", options.threadOrder,
+                 "The order in which a block's threads run until they wait: "
+                 "forward (default), reverse or shuffled (drawn from --seed); "
+                 "each is a schedule the GPU may take");
   app.add_option("--arch", options.arch,
                  "The architecture to generate code for, as tilec --arch "
                  "(default sm_90a; sm_80 for the mma.sync path)");
