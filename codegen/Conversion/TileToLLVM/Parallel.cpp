@@ -117,60 +117,19 @@ std::optional<GuardTest> GuardTest::match(Operation &op,
       !isAffineInInductionVars(cmp.getRhs(), loop, rhsUses) ||
       lhsUses == rhsUses)
     return std::nullopt;
-  // The predicate as `index P bound`: `bound < index` is `index > bound`.
-  arith::CmpIPredicate predicate = cmp.getPredicate();
-  if (rhsUses) {
-    using P = arith::CmpIPredicate;
-    switch (predicate) {
-    case P::slt:
-      predicate = P::sgt;
-      break;
-    case P::sle:
-      predicate = P::sge;
-      break;
-    case P::sgt:
-      predicate = P::slt;
-      break;
-    case P::sge:
-      predicate = P::sle;
-      break;
-    case P::ult:
-      predicate = P::ugt;
-      break;
-    case P::ule:
-      predicate = P::uge;
-      break;
-    case P::ugt:
-      predicate = P::ult;
-      break;
-    case P::uge:
-      predicate = P::ule;
-      break;
-    default:
-      return std::nullopt;
-    }
-  }
-  GuardTest test{cmp, lhsUses ? cmp.getRhs() : cmp.getLhs()};
-  switch (predicate) {
-  case arith::CmpIPredicate::ult:
-  case arith::CmpIPredicate::ule:
-    test.isUnsigned = true;
-    [[fallthrough]];
-  case arith::CmpIPredicate::slt:
-  case arith::CmpIPredicate::sle:
-    test.inside = true;
-    return test;
-  case arith::CmpIPredicate::uge:
-  case arith::CmpIPredicate::ugt:
-    test.isUnsigned = true;
-    [[fallthrough]];
-  case arith::CmpIPredicate::sge:
-  case arith::CmpIPredicate::sgt:
-    test.inside = false;
-    return test;
-  default:
+  using P = arith::CmpIPredicate;
+  P predicate = cmp.getPredicate();
+  bool less = llvm::is_contained({P::slt, P::sle, P::ult, P::ule}, predicate);
+  bool greater =
+      llvm::is_contained({P::sgt, P::sge, P::ugt, P::uge}, predicate);
+  if (!less && !greater)
     return std::nullopt;
-  }
+  GuardTest test{cmp, lhsUses ? cmp.getRhs() : cmp.getLhs()};
+  // `index < bound` and `bound > index` hold inside the bound.
+  test.inside = less == lhsUses;
+  test.isUnsigned =
+      llvm::is_contained({P::ult, P::ule, P::ugt, P::uge}, predicate);
+  return test;
 }
 
 /// The loads of a loop body over registers that several registers may
