@@ -58,53 +58,85 @@ struct ParallelPlan {
   bool hasFastPath() const { return !chunkWidths.empty() || !guards.empty(); }
 };
 
-/// A range test of the body of a parallel loop that compares an index with
-/// an upper bound: `index < bound` or `index <= bound` (true inside the
-/// bound), or `index >= bound` or `index > bound` (true past it), signed or
-/// unsigned, either way round, where `index` is affine in the induction
-/// variables (sums, differences and products by loop-invariant values) and
-/// `bound` does not depend on them. A step's lanes differ by one in the
-/// innermost induction variable only, so `index` is linear in the lane and
-/// the lanes between the first and the last have indices between theirs:
-/// if the test gives `inside` at both, it gives `inside` at every lane (an
-/// unsigned test needs `bound` non-negative for that). Layernorm's
-/// `k * block_N + j < N ? (x - mean)^2 : 0` and FlashAttention's
-/// `k * block_N + j >= S ? -inf : 0` are such tests.
+/// How a value of a parallel loop's body changes from a step's lane to the
+/// next (the lanes differ by one in the innermost induction variable).
+enum class Slope { Constant, Increasing, Decreasing, Unknown };
+
+/// A range test of the body of a one-row parallel loop: `index < bound`
+/// (`<=`, `>`, `>=`, signed or unsigned, either way round) where `index`
+/// changes linearly from lane to lane (sums, differences and products by
+/// constants of the innermost induction variable and values that do not
+/// depend on it) and `bound` does not change. The index of the lanes between
+/// a step's first and last lies between theirs, so if the test gives the
+/// same value at both it gives that value at every lane (unsigned: where
+/// that means `0 <= index < bound`, with `bound` non-negative). The fast
+/// path proves the value the test has where the index is smallest along the
+/// row: true for layernorm's `k * block_N + j < N ? (x - mean)^2 : 0`,
+/// false for FlashAttention's `k * block_N + j >= S ? -inf : 0`.
 struct GuardTest {
   arith::CmpIOp cmp;
   Value bound;
-  /// What the test gives for an index inside the bound.
-  bool inside = true;
+  /// The value the fast path proves.
+  bool proven = true;
   bool isUnsigned = false;
 
   /// The test of `op` if it is one in `loop`.
   static std::optional<GuardTest> match(Operation &op, tile::ParallelOp loop);
 };
 
-/// Whether `value`, inside `loop`, is affine in the loop's induction
-/// variables; `usesInductionVar` tells whether it depends on one.
-bool isAffineInInductionVars(Value value, tile::ParallelOp loop,
-                             bool &usesInductionVar, unsigned depth = 8) {
+/// The slope of `value` in `loop` (Unknown for anything but the linear
+/// functions GuardTest describes).
+Slope slopeOf(Value value, tile::ParallelOp loop, unsigned depth = 8) {
   Block &body = loop.getBody().front();
   if (auto argument = dyn_cast<BlockArgument>(value)) {
-    usesInductionVar |= argument.getOwner() == &body;
-    return argument.getOwner() == &body ||
-           !loop->isAncestor(argument.getOwner()->getParentOp());
+    if (argument.getOwner() != &body)
+      return loop->isAncestor(argument.getOwner()->getParentOp())
+                 ? Slope::Unknown
+                 : Slope::Constant;
+    // The other induction variables are 0 in a one-row loop.
+    return argument.getArgNumber() + 1 == body.getNumArguments()
+               ? Slope::Increasing
+               : Slope::Constant;
   }
   Operation *definition = value.getDefiningOp();
   if (!loop->isProperAncestor(definition) || matchPattern(value, m_Constant()))
-    return true;
-  if (!depth || !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(definition))
-    return false;
-  bool lhsUses = false, rhsUses = false;
-  if (!isAffineInInductionVars(definition->getOperand(0), loop, lhsUses,
-                               depth - 1) ||
-      !isAffineInInductionVars(definition->getOperand(1), loop, rhsUses,
-                               depth - 1))
-    return false;
-  usesInductionVar |= lhsUses || rhsUses;
-  // A product stays affine while one factor is invariant.
-  return !isa<arith::MulIOp>(definition) || !(lhsUses && rhsUses);
+    return Slope::Constant;
+  if (!depth || !isPure(definition) || definition->getNumRegions())
+    return Slope::Unknown;
+  SmallVector<Slope> slopes;
+  for (Value operand : definition->getOperands())
+    slopes.push_back(slopeOf(operand, loop, depth - 1));
+  if (llvm::all_of(slopes, [](Slope s) { return s == Slope::Constant; }))
+    return Slope::Constant;
+  auto negate = [](Slope s) {
+    return s == Slope::Increasing   ? Slope::Decreasing
+           : s == Slope::Decreasing ? Slope::Increasing
+                                    : s;
+  };
+  auto add = [](Slope a, Slope b) {
+    if (a == Slope::Constant)
+      return b;
+    if (b == Slope::Constant || a == b)
+      return a;
+    return Slope::Unknown;
+  };
+  if (isa<arith::AddIOp>(definition))
+    return add(slopes[0], slopes[1]);
+  if (isa<arith::SubIOp>(definition))
+    return add(slopes[0], negate(slopes[1]));
+  if (isa<arith::MulIOp>(definition)) {
+    // A product by a constant of known sign.
+    bool lhsVaries = slopes[0] != Slope::Constant;
+    APInt factor;
+    if ((lhsVaries && slopes[1] != Slope::Constant) ||
+        !matchPattern(definition->getOperand(lhsVaries ? 1 : 0),
+                      m_ConstantInt(&factor)) ||
+        factor.isZero())
+      return Slope::Unknown;
+    Slope varying = slopes[lhsVaries ? 0 : 1];
+    return factor.isNegative() ? negate(varying) : varying;
+  }
+  return Slope::Unknown;
 }
 
 std::optional<GuardTest> GuardTest::match(Operation &op,
@@ -112,10 +144,11 @@ std::optional<GuardTest> GuardTest::match(Operation &op,
   auto cmp = dyn_cast<arith::CmpIOp>(op);
   if (!cmp)
     return std::nullopt;
-  bool lhsUses = false, rhsUses = false;
-  if (!isAffineInInductionVars(cmp.getLhs(), loop, lhsUses) ||
-      !isAffineInInductionVars(cmp.getRhs(), loop, rhsUses) ||
-      lhsUses == rhsUses)
+  Slope lhs = slopeOf(cmp.getLhs(), loop), rhs = slopeOf(cmp.getRhs(), loop);
+  bool indexOnLeft = rhs == Slope::Constant;
+  Slope slope = indexOnLeft ? lhs : rhs;
+  if ((lhs == Slope::Constant) == (rhs == Slope::Constant) ||
+      (slope != Slope::Increasing && slope != Slope::Decreasing))
     return std::nullopt;
   using P = arith::CmpIPredicate;
   P predicate = cmp.getPredicate();
@@ -124,11 +157,16 @@ std::optional<GuardTest> GuardTest::match(Operation &op,
       llvm::is_contained({P::sgt, P::sge, P::ugt, P::uge}, predicate);
   if (!less && !greater)
     return std::nullopt;
-  GuardTest test{cmp, lhsUses ? cmp.getRhs() : cmp.getLhs()};
-  // `index < bound` and `bound > index` hold inside the bound.
-  test.inside = less == lhsUses;
+  GuardTest test{cmp, indexOnLeft ? cmp.getRhs() : cmp.getLhs()};
+  // As `index < bound` or not; true where the index is small, which is at
+  // the row's start if it increases.
+  bool below = less == indexOnLeft;
+  test.proven = below == (slope == Slope::Increasing);
   test.isUnsigned =
       llvm::is_contained({P::ult, P::ule, P::ugt, P::uge}, predicate);
+  // Unsigned, only `0 <= index < bound` is a range of the lane.
+  if (test.isUnsigned && test.proven != below)
+    return std::nullopt;
   return test;
 }
 
@@ -505,7 +543,7 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
     Lane first = lanes.front(), last = lanes.back();
     for (Lane *lane : {&first, &last}) {
       Value result = lowering.materialize(test.cmp.getResult(), *lane);
-      conjoin(test.inside ? result
+      conjoin(test.proven ? result
                           : arith::XOrIOp::create(
                                 builder, loc, result,
                                 arith::ConstantIntOp::create(
@@ -634,7 +672,7 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
         guard = GuardTest::match(*cmp, loop);
       if (cmp && (guard || isProvenInBounds(cmp, plan, lanes.front()))) {
         Value proven = arith::ConstantIntOp::create(
-            builder, cmp.getLoc(), /*value=*/guard ? guard->inside : true,
+            builder, cmp.getLoc(), /*value=*/guard ? guard->proven : true,
             /*width=*/1);
         for (Lane &lane : lanes)
           lane.map.map(cmp.getResult(), proven);

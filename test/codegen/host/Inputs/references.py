@@ -458,3 +458,20 @@ def flash_attention(run):
 
 def print_doubled(run):
     return {'Y': elementwise(run, 'X', lambda x: f32(x * 2.0))}
+
+
+# guard-tests.tile
+
+def guard_tests(run):
+    n, x = run.dims['N'], run.inputs['X']
+
+    def column(test, k):
+        return [f32(v + k) if test(j) else -float(k) for j, v in enumerate(x)]
+    return {
+        'A': column(lambda j: j < n, 1.0),
+        'B': column(lambda j: not j >= n, 2.0),
+        'C': column(lambda j: n - j > 5, 3.0),
+        'D': column(lambda j: n > j + 3, 4.0),
+        'E': column(lambda j: j < n, 5.0),
+        'F': column(lambda j: j * (n - j) < (n * n - 9) // 4 + 1, 6.0),
+    }
