@@ -99,6 +99,15 @@ tilec::chooseSharedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
   int64_t maxPhase = std::min<int64_t>(kBankChunks, chunks & -chunks);
   if (maxPhase == 1 && !requested)
     return tile::PaddedLayoutAttr::get(context, 0);
+  // A tile of fewer rows than one period of the swizzle is no ldmatrix or
+  // wgmma operand (those read 8 rows at a time), and its 16-byte accesses in
+  // row-major order are conflict-free as they are. Left plain, it can be
+  // staged by a pipelined loop (stages must hold whole periods).
+  int64_t rows = 1;
+  for (int64_t extent : shape.drop_back())
+    rows *= extent;
+  if (rows < kBankChunks && !requested)
+    return tile::PaddedLayoutAttr::get(context, 0);
   // Rows longer than 128 bytes are cut into 128-byte panels (rank 2 and
   // more): the layout TMA boxes write and wgmma descriptors describe, and as
   // free of conflicts as whole rows.

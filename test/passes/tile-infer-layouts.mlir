@@ -247,11 +247,19 @@ tile.kernel @wgmma_selection(%A: !tile.buffer<?x?xf16, global> {tile.name = "A",
 // CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8>>
 // CHECK: tile.alloc_shared : !tile.buffer<128x32xf16, shared, #tile.swizzled<vec = 8, per_phase = 2, max_phase = 4>>
 // CHECK: tile.alloc_shared : !tile.buffer<64x64xf16, shared, #tile.padded<pad = 8>>
+// Tiles of fewer than 8 rows (one period of the swizzle) stay plain: no
+// ldmatrix or wgmma reads them, and a pipelined loop can stage them.
+// CHECK: tile.alloc_shared : !tile.buffer<1x4096xf16, shared, #tile.padded<pad = 0>>
+// CHECK: tile.alloc_shared : !tile.buffer<4x1024xf16, shared, #tile.padded<pad = 0>>
+// CHECK: tile.alloc_shared : !tile.buffer<8x1024xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
 tile.kernel @shared_layouts(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
   tile.launch grid(%N) threads(128) as (%bx) {
     %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
     %b = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
     %c = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
     tile.annotate_layout %c {layout = #tile.layout<padded>} : !tile.buffer<64x64xf16, shared>
+    %row = tile.alloc_shared : !tile.buffer<1x4096xf16, shared>
+    %rows = tile.alloc_shared : !tile.buffer<4x1024xf16, shared>
+    %band = tile.alloc_shared : !tile.buffer<8x1024xf16, shared>
   }
 }

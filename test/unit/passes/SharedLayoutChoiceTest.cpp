@@ -196,8 +196,14 @@ TEST_CASE("chosen layouts: the rule", "[shared-layout-choice]") {
         Attribute(SwizzledLayoutAttr::get(&context, 8, 1, 8, 64)));
   CHECK(choose(32, 128, 32) ==
         Attribute(SwizzledLayoutAttr::get(&context, 4, 1, 8, 32)));
-  CHECK(Attribute(chooseSharedLayout(&context, {256}, 16)) ==
-        swizzled(8, 1, 8));
+  // Fewer rows than the swizzle's period of 8: no ldmatrix or wgmma operand,
+  // and plain rows are conflict-free for row-major 16-byte accesses.
+  CHECK(Attribute(chooseSharedLayout(&context, {256}, 16)) == plain);
+  CHECK(choose(1, 4096, 16) == plain);
+  CHECK(choose(7, 64, 16) == plain);
+  CHECK(Attribute(chooseSharedLayout(&context, {2, 4, 64}, 16)) ==
+        Attribute(SwizzledLayoutAttr::get(&context, 8, 1, 8, 0)));
+  CHECK(choose(8, 64, 16) == swizzled(8, 1, 8));
   CHECK(choose(128, 32, 16) == swizzled(8, 2, 4));
   CHECK(choose(128, 16, 16) == swizzled(8, 4, 2));
   // 8- and 32-bit elements: the same by bytes.
