@@ -45,14 +45,33 @@ multirow_configs=(
   "m4n4096t512:-D block_M=4 -D block_N=4096 -D threads=512"
   "m2n8192t512:-D block_M=2 -D block_N=8192 -D threads=512"
 )
+# specs/layernorm.tile takes block_M rows one after another (rows of at most
+# block_N columns pipelined through shared memory, `stages` buffers): m8 and
+# m16 for short rows, m1 for long ones (one pass of statistics, one to
+# normalize).
+layernorm_configs=(
+  "m8n1024t128:-D block_M=8 -D block_N=1024 -D threads=128"
+  "m16n1024t128:-D block_M=16 -D block_N=1024 -D threads=128"
+  "m8n1024t128s2:-D block_M=8 -D block_N=1024 -D threads=128 -D stages=2"
+  "m8n4096t256:-D block_M=8 -D block_N=4096 -D threads=256"
+  "m4n4096t256:-D block_M=4 -D block_N=4096 -D threads=256"
+  "m8n4096t512:-D block_M=8 -D block_N=4096 -D threads=512"
+  "m8n8192t512:-D block_M=8 -D block_N=8192 -D threads=512"
+  "m1n4096t256:-D block_M=1 -D block_N=4096 -D threads=256"
+  "m1n8192t512:-D block_M=1 -D block_N=8192 -D threads=512"
+  "m1n16384t1024:-D block_M=1 -D block_N=16384 -D threads=1024"
+)
 for dtype in f16 bf16; do
   for spec in softmax softmax_online rmsnorm layernorm; do
     list=("${row_configs[@]}")
     [ "$spec" = softmax ] || list+=("${multirow_configs[@]}")
+    [ "$spec" = layernorm ] && list=("${layernorm_configs[@]}")
     for entry in "${list[@]}"; do
-      # Only f16 gets the whole sweep; bf16 is checked at two sizes.
+      # Only f16 gets the whole sweep; bf16 is checked at a few sizes.
       if [ "$dtype" = bf16 ] && [ "${entry%%:*}" != m1n1024t128 ] &&
-        [ "${entry%%:*}" != m1n8192t256 ]; then
+        [ "${entry%%:*}" != m1n8192t256 ] &&
+        [ "${entry%%:*}" != m8n1024t128 ] &&
+        [ "${entry%%:*}" != m1n8192t512 ]; then
         continue
       fi
       # shellcheck disable=SC2086
@@ -67,7 +86,7 @@ for dtype in f16 bf16; do
     -D block_M=2 -D block_N=4096 -D threads=512
   compile "row_sum-$dtype-m8n1024t256" row_sum.tile -D dtype=$dtype \
     -D block_M=8 -D block_N=1024 -D threads=256
-  compile "layernorm_nobias-$dtype-m1n4096t256" layernorm.tile \
+  compile "layernorm_nobias-$dtype-m8n4096t256" layernorm.tile \
     -D dtype=$dtype -D has_bias=false
 done
 
