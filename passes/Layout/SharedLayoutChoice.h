@@ -38,6 +38,9 @@ getRequestedLayout(mlir::Value buffer);
 ///   128-byte panel (the wgmma and TMA arrangement). When `C` is odd,
 ///   `M = 1` and the plain layout `#tile.padded<pad = 0>` is already
 ///   conflict-free;
+/// * tiles of fewer than 8 rows (one period of every swizzle above; no
+///   ldmatrix or wgmma operand, and conflict-free for row-major 16-byte
+///   accesses): `#tile.padded<pad = 0>`, which a pipelined loop can stage;
 /// * other rows (no 16-byte access can use them): `#tile.padded<pad = 0>`.
 ///
 /// `requested` overrides the family: `Linear` gives `#tile.padded<pad = 0>`;

@@ -47,8 +47,7 @@ multirow_configs=(
 )
 # specs/layernorm.tile takes block_M rows one after another (rows of at most
 # block_N columns pipelined through shared memory, `stages` buffers): m8 and
-# m16 for short rows, m1 for long ones (one pass of statistics, one to
-# normalize).
+# m16 for rows that fit, m1 for longer ones (three chunked passes each).
 layernorm_configs=(
   "m8n1024t128:-D block_M=8 -D block_N=1024 -D threads=128"
   "m16n1024t128:-D block_M=16 -D block_N=1024 -D threads=128"
@@ -64,9 +63,11 @@ layernorm_configs=(
 )
 for dtype in f16 bf16; do
   for spec in softmax softmax_online rmsnorm layernorm; do
-    list=("${row_configs[@]}")
-    [ "$spec" = softmax ] || list+=("${multirow_configs[@]}")
-    [ "$spec" = layernorm ] && list=("${layernorm_configs[@]}")
+    case $spec in
+      softmax) list=("${row_configs[@]}") ;;
+      layernorm) list=("${layernorm_configs[@]}") ;;
+      *) list=("${row_configs[@]}" "${multirow_configs[@]}") ;;
+    esac
     for entry in "${list[@]}"; do
       # Only f16 gets the whole sweep; bf16 is checked at a few sizes.
       if [ "$dtype" = bf16 ] && [ "${entry%%:*}" != m1n1024t128 ] &&
