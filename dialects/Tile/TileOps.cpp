@@ -287,7 +287,8 @@ WarpSpecializeOp LaunchOp::getWarpSpecialize() {
 
 int64_t LaunchOp::getBlockThreads() {
   WarpSpecializeOp roles = getWarpSpecialize();
-  return getThreads() + (roles ? roles.getProducerThreads() : 0);
+  return roles ? roles.getConsumerThreads() + roles.getProducerThreads()
+               : getThreads();
 }
 
 //===----------------------------------------------------------------------===//
@@ -548,6 +549,13 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
                       parser.getBuilder().getI64IntegerAttr(producerThreads));
   if (succeeded(parser.parseOptionalKeyword("persistent")))
     result.addAttribute("persistent", parser.getBuilder().getUnitAttr());
+  if (succeeded(parser.parseOptionalKeyword("consumer_groups"))) {
+    int64_t groups = 0;
+    if (parser.parseInteger(groups))
+      return failure();
+    result.addAttribute("consumer_groups",
+                        parser.getBuilder().getI64IntegerAttr(groups));
+  }
   for (int region = 0; region < 2; ++region) {
     if (region == 1 && parser.parseKeyword("consumer"))
       return failure();
@@ -563,6 +571,8 @@ void WarpSpecializeOp::print(OpAsmPrinter &printer) {
   printer << " producer_threads " << getProducerThreads() << ' ';
   if (getPersistent())
     printer << "persistent ";
+  if (getConsumerGroups() != 1)
+    printer << "consumer_groups " << getConsumerGroups() << ' ';
   printer.printRegion(getProducer(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
   printer << " consumer ";
@@ -570,7 +580,13 @@ void WarpSpecializeOp::print(OpAsmPrinter &printer) {
                       /*printBlockTerminators=*/false);
   printer.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
-      /*elidedAttrs=*/{getProducerThreadsAttrName(), getPersistentAttrName()});
+      /*elidedAttrs=*/{getProducerThreadsAttrName(), getPersistentAttrName(),
+                       getConsumerGroupsAttrName()});
+}
+
+int64_t WarpSpecializeOp::getConsumerThreads() {
+  return cast<LaunchOp>((*this)->getParentOp()).getThreads() *
+         getConsumerGroups();
 }
 
 void TileLoopOp::build(OpBuilder &builder, OperationState &state) {
@@ -578,11 +594,29 @@ void TileLoopOp::build(OpBuilder &builder, OperationState &state) {
                                 /*numIndices=*/1);
 }
 
+void TileLoopOp::build(OpBuilder &builder, OperationState &state, Value first,
+                       int64_t step) {
+  state.addOperands(first);
+  state.addAttribute(getStepAttrName(state.name),
+                     builder.getI64IntegerAttr(step));
+  build(builder, state);
+}
+
 ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
   OpAsmParser::Argument iteration;
   if (parser.parseArgument(iteration))
     return failure();
   iteration.type = parser.getBuilder().getIndexType();
+  if (succeeded(parser.parseOptionalKeyword("from"))) {
+    OpAsmParser::UnresolvedOperand first;
+    int64_t step = 0;
+    if (parser.parseOperand(first) ||
+        parser.resolveOperand(first, parser.getBuilder().getIndexType(),
+                              result.operands) ||
+        parser.parseKeyword("step") || parser.parseInteger(step))
+      return failure();
+    result.addAttribute("step", parser.getBuilder().getI64IntegerAttr(step));
+  }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
   Region *body = result.addRegion();
@@ -594,7 +628,10 @@ ParseResult TileLoopOp::parse(OpAsmParser &parser, OperationState &result) {
 
 void TileLoopOp::print(OpAsmPrinter &printer) {
   printer << ' ' << getIteration();
-  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  if (getFirst())
+    printer << " from " << getFirst() << " step " << getStep();
+  printer.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                           /*elidedAttrs=*/{getStepAttrName()});
   printer << ' ';
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
@@ -606,13 +643,52 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("producer threads must be a positive multiple of 128 "
                        "(whole warpgroups), got ")
            << producers;
-  auto launch = cast<LaunchOp>((*this)->getParentOp());
-  if (launch.getThreads() + producers > 1024)
+  if (getConsumerGroups() < 1)
+    return emitOpError("needs at least one consumer group, got ")
+           << getConsumerGroups();
+  if (getConsumerThreads() + producers > 1024)
     return emitOpError("a block of ")
-           << launch.getThreads() << " + " << producers
+           << getConsumerThreads() << " + " << producers
            << " threads exceeds 1024 threads";
+  auto launch = cast<LaunchOp>((*this)->getParentOp());
   if ((*this)->getNextNode() != launch.getBody().front().getTerminator())
     return emitOpError("must end the launch body");
+  return success();
+}
+
+LogicalResult TileLoopOp::verify() {
+  if (getStep() < 1)
+    return emitOpError("step must be positive, got ") << getStep();
+  if (getStep() != 1 && !getFirst())
+    return emitOpError("with a step needs its first tile");
+  return success();
+}
+
+/// The persistent `tile.warp_specialize` around `op`, or null.
+static WarpSpecializeOp persistentRoles(Operation *op) {
+  auto roles = op->getParentOfType<WarpSpecializeOp>();
+  return roles && roles.getPersistent() ? roles : WarpSpecializeOp();
+}
+
+LogicalResult TileCountOp::verify() {
+  if (!persistentRoles(*this))
+    return emitOpError(
+        "must be in the roles of a persistent 'tile.warp_specialize'");
+  return success();
+}
+
+LogicalResult ConsumerGroupOp::verify() {
+  auto roles = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (!roles || !roles.getConsumer().isAncestor((*this)->getParentRegion()))
+    return emitOpError(
+        "must be in the consumer region of a 'tile.warp_specialize'");
+  return success();
+}
+
+LogicalResult NamedBarrierOp::verify() {
+  if (getThreads() < 32 || getThreads() % 32 != 0 || getThreads() > 1024)
+    return emitOpError("threads must be whole warps, 32 to 1024, got ")
+           << getThreads();
   return success();
 }
 

@@ -473,13 +473,28 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     that its block takes (`tile.tile_loop`), and the runtime launches at
     most as many blocks as the device keeps resident (metadata
     `launch.persistent`).
+
+    With `consumer_groups G` (default 1), the block has G groups of the
+    launch's threads before the producer threads, and each group runs the
+    consumer region on its own: inside it, thread indices count from 0 in
+    each group, `tile.barrier` waits for the group's threads only (named
+    barrier 1 + g of group g), and `tile.consumer_group` is the group's
+    number g. Shared tiles are the block's: the region must keep the groups
+    apart (`tile.stage_view` of a tile with one stage per group, turns
+    taken through `tile.named_barrier`).
   }];
-  let arguments = (ins I64Attr:$producer_threads, UnitAttr:$persistent);
+  let arguments = (ins I64Attr:$producer_threads, UnitAttr:$persistent,
+                       DefaultValuedAttr<I64Attr, "1">:$consumer_groups);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let skipDefaultBuilders = 1;
   let builders = [OpBuilder<(ins "int64_t":$producerThreads)>];
+  let extraClassDeclaration = [{
+    /// The consumer threads of the block: the launch's threads per group
+    /// times the groups.
+    int64_t getConsumerThreads();
+  }];
 }
 
 def Tile_TileLoopOp : Tile_Op<"tile_loop", [
@@ -494,17 +509,65 @@ def Tile_TileLoopOp : Tile_Op<"tile_loop", [
     indices are those of the current tile (row-major over the grid: x
     fastest), so that the body may be the body of a non-persistent launch.
     Any number of blocks computes the whole grid.
+
+    `tile.tile_loop %i from %f step 2 { ... }` runs the body for the tiles
+    %i = %f, %f + 2, ... of that sequence only (a consumer group's share of
+    the block's tiles).
   }];
+  let arguments = (ins Optional<Index>:$first,
+                       DefaultValuedAttr<I64Attr, "1">:$step);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
   let skipDefaultBuilders = 1;
-  let builders = [OpBuilder<(ins)>];
+  let builders = [OpBuilder<(ins)>,
+                  OpBuilder<(ins "::mlir::Value":$first, "int64_t":$step)>];
   let extraClassDeclaration = [{
     /// Returns the tile counter.
     ::mlir::BlockArgument getIteration() {
       return getBody().front().getArgument(0);
     }
   }];
+}
+
+def Tile_TileCountOp : Tile_Op<"tile_count", [Pure]> {
+  let summary = "how many tiles of a persistent launch this block takes";
+  let description = [{
+    `%n = tile.tile_count` is the number of tiles of the launch grid that
+    `tile.tile_loop` gives the block (in all its consumer groups together).
+    Only in the roles of a persistent `tile.warp_specialize`.
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_ConsumerGroupOp : Tile_Op<"consumer_group", [Pure]> {
+  let summary = "the number of the consumer group running the region";
+  let description = [{
+    `%g = tile.consumer_group` is g, from 0 to G - 1, in the consumer region
+    of a `tile.warp_specialize` with `consumer_groups G` (0 where G is 1).
+  }];
+  let results = (outs Index:$result);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_NamedBarrierOp : Tile_Op<"named_barrier",
+    [MemoryEffects<[MemRead<Tile_SharedMemoryResource>,
+                    MemWrite<Tile_SharedMemoryResource>]>]> {
+  let summary = "a hardware barrier among some warps of the block";
+  let description = [{
+    `tile.named_barrier %id, 256` waits until `threads` threads (whole
+    warps, the caller's among them) have reached hardware barrier `%id`;
+    with `arrive`, the caller counts towards it and goes on
+    (`bar.sync` / `bar.arrive`). Barrier 0 is the block's (`tile.barrier`),
+    and 1 + g the one of consumer group g; `tile-pipeline-loops` hands the
+    consumer groups their turns through the barriers after those.
+  }];
+  let arguments = (ins Index:$id, I64Attr:$threads, UnitAttr:$arrive);
+  let assemblyFormat = "$id `,` $threads (`arrive` $arrive^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

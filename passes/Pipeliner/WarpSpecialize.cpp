@@ -55,6 +55,25 @@
 // that is not a multiple of 16 bytes, a misaligned address, an empty tensor),
 // the producer does nothing and the consumers take the cp.async schedule.
 //
+// Consumer ping-pong. A launch of one warpgroup (T = 128) whose shared tiles
+// are all filled by the loop's producers gets two consumer groups of T
+// threads (`consumer_groups 2`, 2T + 128 threads): group g takes the tiles
+// g, g + 2, ... of the block's sequence (`tile_loop %i from g step 2`), so
+// that one group's epilogue runs while the other's GEMMs keep the tensor
+// cores busy. The groups take turns at their main loops:
+//
+//     if 0 < i      { named_barrier turn[g], 2T }          // wait for it
+//     if ok { <main loop> } else { <cp.async main loop> }
+//     barrier                                     // the group's threads
+//     if i + 1 < tile_count { named_barrier turn[1 - g], 2T arrive }
+//
+// so that the stages go to the groups in the producer's order (a group
+// that ran ahead could wait on a full barrier two phases early, which
+// `try_wait.parity` cannot tell from the phase it wants), and the cp.async
+// fallback's stages are used by one group at a time. The empty barrier
+// counts one group's warps. Each group has its own staging tile for the
+// TMA stores (one stage per group of a tile staged twice).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Pipeliner/Pipelining.h"
@@ -76,6 +95,16 @@ namespace {
 /// Threads added for the producer role: one warpgroup (setmaxnreg works on
 /// whole warpgroups).
 constexpr int64_t kProducerThreads = 128;
+/// The threads of a warpgroup: a launch of one gets consumer ping-pong.
+constexpr int64_t kWarpgroupThreads = 128;
+/// The consumer groups of a ping-pong launch.
+constexpr int64_t kPingPongGroups = 2;
+/// The most accumulator elements per thread of a ping-pong group: the 128
+/// registers that fit beside the rest in the 232 each consumer gets.
+constexpr int64_t kMaxPingPongElementsPerThread = 128;
+/// The named barriers before the groups' turns: 0 for the block, 1 + g for
+/// the threads of consumer group g (KernelLowering::emitBarrier).
+constexpr int64_t kFirstTurnBarrier = 1 + kPingPongGroups;
 
 /// The fewest rows a TMA store's staging tile holds.
 constexpr int64_t kMinStagingRows = 8;
@@ -141,6 +170,10 @@ private:
   void planEpilogueStores();
   /// Makes each planned epilogue copy a TMA store where `ready` holds.
   void stageEpilogueStores(Value ready);
+  /// True if the launch gets two consumer groups (see the header).
+  bool choosePingPong();
+  /// Emits `if condition { named_barrier turn[group], 2T [arrive] }`.
+  void emitTurn(Value condition, Value group, bool arrive);
 
   tile::PipelinedOp loop;
   const PipelinePlan &plan;
@@ -152,6 +185,10 @@ private:
   /// The launch body's rasterization, which both roles repeat per tile.
   tile::UseSwizzleOp swizzle;
   Value full, empty;
+  /// The consumer groups (kPingPongGroups or 1).
+  int64_t groups = 1;
+  /// In the consumer region of a ping-pong launch, its group's number.
+  Value group;
   /// The epilogue copies that become TMA stores, with their staging tiles.
   SmallVector<std::pair<tile::CopyOp, Value>> epilogue;
 };
@@ -245,7 +282,46 @@ bool WarpSpecializer::qualifies() {
     for (Value index : producer.getSourceIndices())
       if (!producerCanCompute(index, seen))
         return false;
+  if (choosePingPong())
+    groups = kPingPongGroups;
   return true;
+}
+
+bool WarpSpecializer::choosePingPong() {
+  auto launch = cast<tile::LaunchOp>(loop->getParentOp());
+  if (launch.getThreads() != kWarpgroupThreads ||
+      kPingPongGroups * launch.getThreads() + kProducerThreads > 1024)
+    return false;
+  // Every shared tile is one the producers fill: the groups share no other.
+  WalkResult shared = launch.walk([&](tile::AllocSharedOp alloc) {
+    return plan.tiles.contains(alloc.getResult()) ? WalkResult::advance()
+                                                  : WalkResult::interrupt();
+  });
+  // Each group's accumulators fit the registers the producers leave it.
+  WalkResult wide = loop.walk([&](tile::GemmOp gemm) {
+    auto c = cast<tile::BufferType>(gemm.getC().getType());
+    return c.getNumElements() / launch.getThreads() >
+                   kMaxPingPongElementsPerThread
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !shared.wasInterrupted() && !wide.wasInterrupted();
+}
+
+void WarpSpecializer::emitTurn(Value condition, Value group, bool arrive) {
+  auto guard = tile::IfOp::create(builder, loc, condition, /*withElse=*/false);
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
+  Value turn = group;
+  if (arrive)
+    turn = arith::RemUIOp::create(
+        builder, loc, arith::AddIOp::create(builder, loc, group, constant(1)),
+        constant(groups));
+  auto launch = loop->getParentOfType<tile::LaunchOp>();
+  tile::NamedBarrierOp::create(
+      builder, loc,
+      arith::AddIOp::create(builder, loc, turn, constant(kFirstTurnBarrier)),
+      2 * launch.getThreads(), arrive);
 }
 
 Value WarpSpecializer::cloneForProducer(Value value, IRMapping &mapping) {
@@ -373,10 +449,16 @@ void WarpSpecializer::planEpilogueStores() {
       tile::BufferType type = stagingType(source, tensor, rows);
       if (!type)
         break;
+      if (groups > 1) {
+        SmallVector<int64_t> shape = {groups};
+        llvm::append_range(shape, type.getShape());
+        type = tile::BufferType::get(shape, type.getElementType(),
+                                     type.getScope(), type.getLayout());
+      }
       uint64_t bytes = alignedBytes(type);
       // One consumer warpgroup: two blocks per multiprocessor if they fit.
       bool twoBlocks =
-          launch.getThreads() == 128 &&
+          groups == 1 && launch.getThreads() == 128 &&
           target.getDescription().fitsBlocksPerMultiprocessor(2, arena + bytes);
       if (twoBlocks && elementsPerThread > kMaxStagedElementsTwoBlocks)
         break;
@@ -398,6 +480,16 @@ void WarpSpecializer::stageEpilogueStores(Value ready) {
     auto paths = tile::IfOp::create(builder, copy.getLoc(), ready,
                                     /*withElse=*/true);
     builder.setInsertionPoint(paths.getThenRegion().front().getTerminator());
+    if (groups > 1) {
+      // The group's own stage of the staging tile.
+      auto type = cast<tile::BufferType>(staging.getType());
+      staging = tile::StageViewOp::create(
+          builder, copy.getLoc(),
+          tile::BufferType::get(type.getShape().drop_front(),
+                                type.getElementType(), type.getScope(),
+                                type.getLayout()),
+          staging, group);
+    }
     tile::CopyOp::create(builder, copy.getLoc(), copy.getSource(), ValueRange(),
                          copy.getTarget(), copy.getTargetIndices(),
                          /*barrier=*/nullptr,
@@ -432,10 +524,18 @@ void WarpSpecializer::run() {
                                          tensors.getArrayRef());
   auto roles = tile::WarpSpecializeOp::create(builder, loc, kProducerThreads);
   roles.setPersistent(true);
+  roles.setConsumerGroups(groups);
 
-  // Everything from the split on runs in the consumers, once per tile.
+  // Everything from the split on runs in the consumers, once per tile (per
+  // tile of the group's share).
   builder.setInsertionPoint(roles.getConsumer().front().getTerminator());
-  auto consumerTiles = tile::TileLoopOp::create(builder, loc);
+  tile::TileLoopOp consumerTiles;
+  if (groups > 1) {
+    group = tile::ConsumerGroupOp::create(builder, loc, builder.getIndexType());
+    consumerTiles = tile::TileLoopOp::create(builder, loc, group, groups);
+  } else {
+    consumerTiles = tile::TileLoopOp::create(builder, loc);
+  }
   Block &consumer = consumerTiles.getBody().front();
   while (roles->getNextNode() != body.getTerminator())
     roles->getNextNode()->moveBefore(consumer.getTerminator());
@@ -445,6 +545,11 @@ void WarpSpecializer::run() {
   stageEpilogueStores(ready);
 
   builder.setInsertionPoint(loop);
+  Value tile = consumerTiles.getIteration();
+  if (groups > 1)
+    emitTurn(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                   constant(0), tile),
+             group, /*arrive=*/false);
   auto paths = tile::IfOp::create(builder, loc, ready, /*withElse=*/true);
   loop->moveBefore(paths.getElseRegion().front().getTerminator());
   {
@@ -453,7 +558,6 @@ void WarpSpecializer::run() {
     // Every path from an async GEMM to the end passes the synchronous last
     // iteration (ptxas serializes every wgmma otherwise).
     Value trips = loop.getUpperBound();
-    Value tile = consumerTiles.getIteration();
     Value runs = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                        constant(0), trips);
     auto runsGuard = tile::IfOp::create(builder, loc, runs, /*withElse=*/false);
@@ -474,7 +578,19 @@ void WarpSpecializer::run() {
                             /*steady=*/false);
     }
     // Every consumer is done with the stages when the loop ends.
+    if (groups == 1)
+      tile::BarrierOp::create(builder, loc);
+  }
+  if (groups > 1) {
+    // The group is done with the stages on either path: the next group's
+    // turn, if the block has a next tile.
+    builder.setInsertionPointAfter(paths);
     tile::BarrierOp::create(builder, loc);
+    Value next = arith::AddIOp::create(builder, loc, tile, constant(1));
+    Value count = tile::TileCountOp::create(builder, loc, builder.getIndexType());
+    emitTurn(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                   next, count),
+             group, /*arrive=*/true);
   }
   pipelineWithAsyncCopies(loop, plan);
 }

@@ -257,8 +257,10 @@ tile.kernel @large_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A
 // 128 elements per thread on one consumer warpgroup whose block, staging
 // tile included, fits twice on a multiprocessor: its consumers get 216
 // registers, too few for the staging code beside the accumulator, so the
-// stores stay in registers.
+// stores stay in registers. (A shared tile that the producers do not fill,
+// %scratch, keeps the launch from consumer ping-pong.)
 // CHECK-LABEL: tile.kernel @two_blocks_per_multiprocessor
+// CHECK-NOT: consumer_groups
 // CHECK-NOT: staged
 // CHECK-NOT: tile.tma_store_wait
 // CHECK: tile.tma_ready %A, %B :
@@ -276,7 +278,9 @@ tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {ti
     %a = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
     %b = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
     %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %scratch = tile.alloc_shared : !tile.buffer<128xf32, shared>
     tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    tile.clear %scratch : !tile.buffer<128xf32, shared>
     %n = arith.ceildivsi %K, %cbk : index
     tile.pipelined %k to %n stages 3 {
       %row = arith.muli %by, %cbm : index
@@ -295,13 +299,52 @@ tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {ti
 
 // -----
 
-// The same accumulator next to four 32 KiB stages: one block per
-// multiprocessor, 232 registers, staged.
-// CHECK-LABEL: tile.kernel @one_block_per_multiprocessor
-// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<128x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
-// CHECK: tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[CS]]
+// One consumer warpgroup whose shared tiles are all the producers':
+// consumer ping-pong. Two groups of 128 threads (empty barriers count one
+// group's 4 warps) take alternate tiles of the block; each has its own
+// stage of the staging tile and waits for its turn at the main loop
+// (named barrier 3 + g, both groups' 256 threads) unless it has the
+// block's first tile, then hands the turn on (3 + (g + 1) % 2) if the block
+// has a tile after this one; its barrier after the loop covers both paths.
+// CHECK-LABEL: tile.kernel @ping_pong
+// CHECK: tile.mbarrier_init %{{.*}} count 4 :
+// CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<2x128x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
+// CHECK: %[[OK:.*]] = tile.tma_ready %A, %B, %C :
+// CHECK: tile.warp_specialize producer_threads 128 persistent consumer_groups 2 {
+// CHECK:   tile.tile_loop %{{.*}} {
+// CHECK: } consumer {
+// CHECK:   %[[G:.*]] = tile.consumer_group
+// CHECK:   tile.tile_loop %[[T:.*]] from %[[G]] step 2 {
+// CHECK:     %[[LATER:.*]] = arith.cmpi ult, %{{.*}}, %[[T]] : index
+// CHECK:     tile.if %[[LATER]] {
+// CHECK-NEXT:  %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT:  %[[WAIT:.*]] = arith.addi %[[G]], %[[C3]] : index
+// CHECK-NEXT:  tile.named_barrier %[[WAIT]], 256{{$}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.if %[[OK]] {
+// CHECK:       tile.mbarrier_wait
+// CHECK-NOT:   tile.barrier
+// CHECK:     } else {
+// CHECK:       tile.async_commit
+// CHECK:       tile.async_wait 0
+// CHECK-NEXT:  tile.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[T]], %[[C1]] : index
+// CHECK-NEXT: %[[COUNT:.*]] = tile.tile_count
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %[[COUNT]] : index
+// CHECK-NEXT: tile.if %[[MORE]] {
+// CHECK:        %[[G1:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK:        %[[OTHER:.*]] = arith.remui %[[G1]], %{{.*}} : index
+// CHECK:        %[[PASS:.*]] = arith.addi %[[OTHER]], %{{.*}} : index
+// CHECK-NEXT:   tile.named_barrier %[[PASS]], 256 arrive
+// CHECK-NEXT: }
+// CHECK:     tile.if %[[OK]] {
+// CHECK-NEXT:  %[[MINE:.*]] = tile.stage_view %[[CS]][%[[G]]]
+// CHECK-NEXT:  tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[MINE]]
 module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
-tile.kernel @one_block_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+tile.kernel @ping_pong(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
                              %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
                              %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
                              %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {

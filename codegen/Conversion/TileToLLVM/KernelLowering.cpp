@@ -44,8 +44,10 @@ KernelLowering::KernelLowering(tile::KernelOp kernel,
     wgmma |= layout && layout.getWarpgroup();
   });
   if (tile::LaunchOp launch = kernel.getLaunch())
-    if (tile::WarpSpecializeOp roles = launch.getWarpSpecialize())
+    if (tile::WarpSpecializeOp roles = launch.getWarpSpecialize()) {
       producerThreads = roles.getProducerThreads();
+      consumerGroups = roles.getConsumerGroups();
+    }
   tensorMaps = collectTensorMaps(kernel);
 }
 
@@ -164,12 +166,13 @@ void KernelLowering::bindThreadAndBlockIndices(tile::LaunchOp launch,
 
 std::optional<KernelLowering::RegisterSplit>
 KernelLowering::getRegisterSplit() const {
-  if (!isWarpSpecialized() || threads % 128 != 0)
+  int64_t consumers = getConsumerThreads();
+  if (!isWarpSpecialized() || consumers % 128 != 0)
     return std::nullopt;
   // Registers are allocated to warps in units of 8 per thread.
   auto roundDown = [](int64_t registers) { return registers / 8 * 8; };
   int32_t blocks = 1;
-  if (threads == 128) {
+  if (consumers == 128) {
     // One consumer warpgroup: two blocks per multiprocessor, where its
     // shared memory has room for them.
     tile::TargetAttr target = tile::getTarget(kernel);
@@ -207,7 +210,7 @@ KernelLowering::getRegisterSplit() const {
   int64_t consumer = std::min<int64_t>(
       255,
       roundDown((entry * blockThreads - kProducerRegisters * producerThreads) /
-                threads));
+                consumers));
   return RegisterSplit{blocks, kProducerRegisters, int32_t(consumer)};
 }
 
@@ -227,8 +230,25 @@ LogicalResult KernelLowering::withPinnedThreadIndex(
   Value kernelWide = threadIndex;
   threadIndex =
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
+  if (consumerGroup)
+    threadIndex = arith::RemUIOp::create(builder, loc, threadIndex,
+                                         indexConstant(loc, threads));
   LogicalResult result = body();
   threadIndex = kernelWide;
+  return result;
+}
+
+LogicalResult
+KernelLowering::asConsumerGroup(Location loc, Value group,
+                                llvm::function_ref<LogicalResult()> body) {
+  Value kernelWide = threadIndex;
+  threadIndex = arith::SubIOp::create(
+      builder, loc, threadIndex,
+      arith::MulIOp::create(builder, loc, group, indexConstant(loc, threads)));
+  consumerGroup = group;
+  LogicalResult result = body();
+  threadIndex = kernelWide;
+  consumerGroup = nullptr;
   return result;
 }
 

@@ -102,11 +102,17 @@ public:
   /// The kernel being lowered.
   mlir::tile::KernelOp getKernel() { return kernel; }
   /// The launch's threads per block (in a warp-specialized launch, the
-  /// consumers: the producer threads come after them).
+  /// threads of a consumer group: the producer threads come after the
+  /// groups).
   int64_t getThreads() const { return threads; }
-  /// The threads a block really has: getThreads() plus the producer threads
-  /// of a warp-specialized launch.
-  int64_t getBlockThreads() const { return threads + producerThreads; }
+  /// The consumer threads of a warp-specialized launch (getThreads() per
+  /// consumer group), else getThreads().
+  int64_t getConsumerThreads() const { return threads * consumerGroups; }
+  /// The threads a block really has: the consumer threads plus the producer
+  /// threads of a warp-specialized launch.
+  int64_t getBlockThreads() const {
+    return getConsumerThreads() + producerThreads;
+  }
   /// True if the launch is warp-specialized (`tile.warp_specialize`): the
   /// block's barriers are then among its consumer threads only.
   bool isWarpSpecialized() const { return producerThreads != 0; }
@@ -131,8 +137,17 @@ public:
   mlir::Value findTensorMap(mlir::tile::CopyOp copy) const;
   /// True if a GEMM of the kernel runs on wgmma (a warpgroup accumulator).
   bool usesWgmma() const { return wgmma; }
-  /// The thread's index in its block, as an `index`.
+  /// The thread's index in its block, as an `index` (in the consumer region
+  /// of a launch with consumer groups, its index in its group).
   mlir::Value getThreadIndex() const { return threadIndex; }
+  /// The consumer group of the thread, as an `index`: null outside the
+  /// consumer region of a launch with consumer groups.
+  mlir::Value getConsumerGroup() const { return consumerGroup; }
+  /// Runs `body` as consumer group `group` (getConsumerGroup()), with
+  /// getThreadIndex() the thread's index in the group.
+  mlir::LogicalResult
+  asConsumerGroup(mlir::Location loc, mlir::Value group,
+                  llvm::function_ref<mlir::LogicalResult()> body);
   /// Runs `body` with getThreadIndex() replaced by a fresh read of the
   /// thread index that LLVM cannot move (a volatile `mov %tid.x`, masked to
   /// the block's range): the per-thread values `body` derives from it (the
@@ -236,7 +251,8 @@ public:
   /// kernel whose tensor cores read shared memory through the async proxy
   /// (wgmma), preceded by `fence.proxy.async.shared::cta`, so that the
   /// writes are visible to that proxy too. In a warp-specialized launch,
-  /// the barrier is among the consumer threads (`bar.sync 1, T`).
+  /// the barrier is among the threads of the consumer group
+  /// (`bar.sync 1 + g, T`).
   void emitBarrier(mlir::Location loc);
 
 private:
@@ -261,6 +277,8 @@ private:
   bool wgmma = false;
   /// The producer threads of a warp-specialized launch, else 0.
   int64_t producerThreads = 0;
+  /// The consumer groups of a warp-specialized launch, else 1.
+  int64_t consumerGroups = 1;
   /// The kernel's tensor map parameters and their function arguments.
   llvm::SmallVector<TensorMapParam> tensorMaps;
   llvm::SmallVector<mlir::Value> tensorMapArguments;
@@ -268,6 +286,7 @@ private:
   mlir::OpBuilder builder;
   int64_t threads = 0;
   mlir::Value threadIndex;
+  mlir::Value consumerGroup;
   llvm::DenseMap<mlir::Value, Tensor> tensors;
   llvm::DenseMap<mlir::Value, PrivateBuffer> privates;
   llvm::DenseMap<mlir::Value, SharedBuffer> shareds;

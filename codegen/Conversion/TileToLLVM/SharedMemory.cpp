@@ -108,12 +108,18 @@ void KernelLowering::emitBarrier(Location loc) {
     NVVM::Barrier0Op::create(builder, loc);
     return;
   }
-  // Barrier 0 is the whole block's; the consumers synchronize on 1.
+  // Barrier 0 is the whole block's; consumer group g synchronizes on 1 + g.
   auto i32Constant = [&](int32_t value) {
     return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                     builder.getI32IntegerAttr(value));
   };
-  NVVM::BarrierOp::create(builder, loc, TypeRange(), i32Constant(1),
+  Value id = i32Constant(1);
+  if (consumerGroup)
+    id = arith::AddIOp::create(
+        builder, loc, id,
+        arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                   consumerGroup));
+  NVVM::BarrierOp::create(builder, loc, TypeRange(), id,
                           i32Constant(static_cast<int32_t>(threads)),
                           /*reductionOp=*/nullptr,
                           /*reductionPredicate=*/nullptr);

@@ -3,14 +3,17 @@
 // The lowerings of the warp-specialized schedule of tile-pipeline-loops
 // (passes/Pipeliner/WarpSpecialize.cpp) on sm_90a:
 //
-// * `tile.warp_specialize`: the block has T consumer threads (the launch's)
-//   followed by the producer warpgroup(s). `tid >= T` takes the producer
-//   role: the producers give registers away (`setmaxnreg.dec 40`) and the
+// * `tile.warp_specialize`: the block has G groups of T consumer threads
+//   (the launch's; G = `consumer_groups`) followed by the producer
+//   warpgroup(s). `tid >= G T` takes the producer role: the producers give registers away (`setmaxnreg.dec 40`) and the
 //   consumers take them (`setmaxnreg.inc 232` with two or more consumer
 //   warpgroups, CUTLASS's split for 384 threads; 216 for one, two blocks
-//   per multiprocessor; KernelLowering::getRegisterSplit); thread T alone
+//   per multiprocessor; KernelLowering::getRegisterSplit); thread G T alone
 //   runs the producer region. The other threads run the consumer
-//   region, whose barriers are `bar.sync 1, T` (KernelLowering::emitBarrier).
+//   region, group g = tid / T with thread index tid - g T, whose barriers
+//   are `bar.sync 1 + g, T` (KernelLowering::emitBarrier).
+// * `tile.consumer_group`: g; `tile.named_barrier`: `barrier.cta.sync` or
+//   `barrier.cta.arrive` (`.aligned`: whole warps reach it together).
 // * `tile.mbarrier_init`: thread 0 initializes each mbarrier, then
 //   `fence.mbarrier_init` and a barrier of the whole block (all roles).
 // * `tile.mbarrier_wait`: `mbarrier.try_wait.parity` in a loop;
@@ -24,7 +27,9 @@
 //   the bytes.
 // * `tile.tile_loop` (a persistent launch): the block takes tiles b, b + B,
 //   ... of the launch grid (b its linear index, B the blocks launched) and
-//   rebinds the launch's block indices to each tile's.
+//   rebinds the launch's block indices to each tile's; with `from f step
+//   s`, only the tiles f, f + s, ... of that sequence. `tile.tile_count` is
+//   the length of the sequence.
 // * `tile.tma_ready`: the rules the runtime checks before it encodes a map
 //   (docs/runtime.md), so that the kernel copies with TMA only through maps
 //   the runtime encoded (it passes zeros for a tensor that breaks them).
@@ -70,7 +75,7 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
                                   tile::WarpSpecializeOp roles, Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
   Location loc = roles.getLoc();
-  Value consumers = lowering.indexConstant(loc, lowering.getThreads());
+  Value consumers = lowering.indexConstant(loc, lowering.getConsumerThreads());
   Value isProducer =
       arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
                             lowering.getThreadIndex(), consumers);
@@ -97,7 +102,63 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
   if (registers)
     NVVM::SetMaxRegisterOp::create(builder, loc, registers->consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
-  return lowering.emitBlock(roles.getConsumer().front(), lane);
+  auto emitConsumers = [&] {
+    return lowering.emitBlock(roles.getConsumer().front(), lane);
+  };
+  if (roles.getConsumerGroups() == 1)
+    return emitConsumers();
+  Value group = arith::DivUIOp::create(
+      builder, loc, lowering.getThreadIndex(),
+      lowering.indexConstant(loc, lowering.getThreads()));
+  return lowering.asConsumerGroup(loc, group, emitConsumers);
+}
+
+/// The tiles of the launch grid that the block takes (see lowerTileLoop).
+struct BlockTiles {
+  /// The grid's extents.
+  SmallVector<Value> grid;
+  /// The block's first tile (its linear index) and the blocks launched.
+  Value first, blocks;
+  /// How many tiles the block takes.
+  Value count;
+};
+
+/// Emits the tiles that the block of `op`'s persistent launch takes.
+BlockTiles emitBlockTiles(KernelLowering &lowering, Operation *op,
+                          Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = op->getLoc();
+  auto launch = op->getParentOfType<tile::LaunchOp>();
+  BlockTiles tiles;
+  tiles.grid = lowering.lookup(lane, launch.getGrid());
+  auto mul = [&](Value a, Value b) {
+    return arith::MulIOp::create(builder, loc, a, b).getResult();
+  };
+  auto add = [&](Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b).getResult();
+  };
+  Value total = tiles.grid[0];
+  for (size_t dim = 1; dim < tiles.grid.size(); ++dim)
+    total = mul(total, tiles.grid[dim]);
+  // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
+  for (unsigned dim = 3; dim-- > 0;) {
+    Value index = lowering.emitBlockIndex(loc, dim);
+    Value extent = lowering.emitGridExtent(loc, dim);
+    tiles.first = tiles.first ? add(mul(tiles.first, extent), index) : index;
+    tiles.blocks = tiles.blocks ? mul(tiles.blocks, extent) : extent;
+  }
+  // ceil((tiles - b) / B) tiles, none if b >= tiles.
+  Value one = lowering.indexConstant(loc, 1);
+  Value left = arith::SubIOp::create(builder, loc, total, tiles.first);
+  Value count = arith::DivUIOp::create(
+      builder, loc,
+      add(left, arith::SubIOp::create(builder, loc, tiles.blocks, one)),
+      tiles.blocks);
+  Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                    tiles.first, total);
+  tiles.count = arith::SelectOp::create(builder, loc, any, count,
+                                        lowering.indexConstant(loc, 0));
+  return tiles;
 }
 
 /// The tiles of the launch grid that the block takes: tile b + i * B for
@@ -109,39 +170,19 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
   OpBuilder &builder = lowering.getBuilder();
   Location loc = loop.getLoc();
   auto launch = loop->getParentOfType<tile::LaunchOp>();
-  SmallVector<Value> grid = lowering.lookup(lane, launch.getGrid());
-  auto mul = [&](Value a, Value b) {
-    return arith::MulIOp::create(builder, loc, a, b).getResult();
-  };
-  auto add = [&](Value a, Value b) {
-    return arith::AddIOp::create(builder, loc, a, b).getResult();
-  };
-  Value tiles = grid[0], first, blocks;
-  for (size_t dim = 1; dim < grid.size(); ++dim)
-    tiles = mul(tiles, grid[dim]);
-  // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
-  for (unsigned dim = 3; dim-- > 0;) {
-    Value index = lowering.emitBlockIndex(loc, dim);
-    Value extent = lowering.emitGridExtent(loc, dim);
-    first = first ? add(mul(first, extent), index) : index;
-    blocks = blocks ? mul(blocks, extent) : extent;
-  }
-  // ceil((tiles - b) / B) tiles, none if b >= tiles.
-  Value one = lowering.indexConstant(loc, 1);
-  Value left = arith::SubIOp::create(builder, loc, tiles, first);
-  Value trips = arith::DivUIOp::create(
-      builder, loc, add(left, arith::SubIOp::create(builder, loc, blocks, one)),
-      blocks);
-  Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                    first, tiles);
-  trips = arith::SelectOp::create(builder, loc, any, trips,
-                                  lowering.indexConstant(loc, 0));
-  auto serial = scf::ForOp::create(builder, loc, lowering.indexConstant(loc, 0),
-                                   trips, one);
+  BlockTiles tiles = emitBlockTiles(lowering, loop, lane);
+  SmallVector<Value> &grid = tiles.grid;
+  Value first = loop.getFirst() ? lane.map.lookup(loop.getFirst())
+                                : lowering.indexConstant(loc, 0);
+  auto serial =
+      scf::ForOp::create(builder, loc, first, tiles.count,
+                         lowering.indexConstant(loc, loop.getStep()));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(serial.getBody()->getTerminator());
   Value iteration = serial.getInductionVar();
-  Value tile = add(first, mul(iteration, blocks));
+  Value tile = arith::AddIOp::create(
+      builder, loc, tiles.first,
+      arith::MulIOp::create(builder, loc, iteration, tiles.blocks));
   Lane inner = lane;
   inner.map.map(loop.getIteration(), iteration);
   for (auto [dim, index] : llvm::enumerate(launch.getBlockIndices())) {
@@ -166,6 +207,40 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
     return lowering.emitBlock(loop.getBody().front(), inner);
   };
   return staged ? lowering.withPinnedThreadIndex(loc, emitBody) : emitBody();
+}
+
+LogicalResult lowerTileCount(KernelLowering &lowering, tile::TileCountOp count,
+                             Lane &lane) {
+  lane.map.map(count.getResult(),
+               emitBlockTiles(lowering, count, lane).count);
+  return success();
+}
+
+LogicalResult lowerConsumerGroup(KernelLowering &lowering,
+                                 tile::ConsumerGroupOp group, Lane &lane) {
+  Value number = lowering.getConsumerGroup();
+  lane.map.map(group.getResult(),
+               number ? number : lowering.indexConstant(group.getLoc(), 0));
+  return success();
+}
+
+LogicalResult lowerNamedBarrier(KernelLowering &lowering,
+                                tile::NamedBarrierOp barrier, Lane &lane) {
+  OpBuilder &builder = lowering.getBuilder();
+  Location loc = barrier.getLoc();
+  Value id = toI32(builder, loc, lane.map.lookup(barrier.getId()));
+  Value threads = i32Constant(builder, loc, barrier.getThreads());
+  if (barrier.getArrive()) {
+    LLVM::CallIntrinsicOp::create(
+        builder, loc,
+        builder.getStringAttr("llvm.nvvm.barrier.cta.arrive.aligned.count"),
+        ValueRange{id, threads});
+    return success();
+  }
+  NVVM::BarrierOp::create(builder, loc, TypeRange(), id, threads,
+                          /*reductionOp=*/nullptr,
+                          /*reductionPredicate=*/nullptr);
+  return success();
 }
 
 LogicalResult lowerMbarrierInit(KernelLowering &lowering,
@@ -326,4 +401,7 @@ void tilec::populateWarpSpecializationLowerings(LoweringSet &set) {
   set.add<tile::MbarrierArriveOp>(lowerMbarrierArrive);
   set.add<tile::TmaReadyOp>(lowerTmaReady);
   set.add<tile::TileLoopOp>(lowerTileLoop);
+  set.add<tile::TileCountOp>(lowerTileCount);
+  set.add<tile::ConsumerGroupOp>(lowerConsumerGroup);
+  set.add<tile::NamedBarrierOp>(lowerNamedBarrier);
 }

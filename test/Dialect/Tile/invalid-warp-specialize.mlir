@@ -184,3 +184,86 @@ tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["
     tile.tma_store_wait
   }
 }
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(512) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op a block of 1024 + 128 threads exceeds 1024 threads}}
+    tile.warp_specialize producer_threads 128 consumer_groups 2 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op needs at least one consumer group, got 0}}
+    tile.warp_specialize producer_threads 128 consumer_groups 0 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    tile.warp_specialize producer_threads 128 persistent {
+    } consumer {
+      // expected-error @+1 {{'tile.tile_loop' op with a step needs its first tile}}
+      tile.tile_loop %t attributes {step = 2 : i64} {
+      }
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    tile.warp_specialize producer_threads 128 persistent {
+    } consumer {
+      %g = tile.consumer_group
+      // expected-error @+1 {{'tile.tile_loop' op step must be positive, got 0}}
+      tile.tile_loop %t from %g step 0 {
+      }
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    tile.warp_specialize producer_threads 128 {
+      // expected-error @+1 {{'tile.tile_count' op must be in the roles of a persistent 'tile.warp_specialize'}}
+      %n = tile.tile_count
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    tile.warp_specialize producer_threads 128 {
+      // expected-error @+1 {{'tile.consumer_group' op must be in the consumer region of a 'tile.warp_specialize'}}
+      %g = tile.consumer_group
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'tile.named_barrier' op threads must be whole warps, 32 to 1024, got 48}}
+    tile.named_barrier %c1, 48
+  }
+}

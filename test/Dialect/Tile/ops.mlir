@@ -96,6 +96,33 @@ tile.kernel @attention_like(%Q: !tile.buffer<?x?x?x128xf16, global> {tile.name =
   }
 }
 
+// Consumer groups: the group's number, its share of the tiles, the block's
+// tile count and named barriers print and parse back.
+// CHECK-LABEL: tile.kernel @consumer_groups
+// CHECK: tile.warp_specialize producer_threads 128 persistent consumer_groups 2 {
+// CHECK:   tile.tile_loop %{{.*}} {
+// CHECK: } consumer {
+// CHECK:   %[[G:.*]] = tile.consumer_group
+// CHECK:   tile.tile_loop %[[T:.*]] from %[[G]] step 2 {
+// CHECK:     %[[N:.*]] = tile.tile_count
+// CHECK:     tile.named_barrier %[[G]], 256{{$}}
+// CHECK:     tile.named_barrier %[[N]], 256 arrive
+tile.kernel @consumer_groups(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    tile.warp_specialize producer_threads 128 persistent consumer_groups 2 {
+      tile.tile_loop %t {
+      }
+    } consumer {
+      %g = tile.consumer_group
+      tile.tile_loop %t from %g step 2 {
+        %n = tile.tile_count
+        tile.named_barrier %g, 256
+        tile.named_barrier %n, 256 arrive
+      }
+    }
+  }
+}
+
 // The ops of the warp-specialized schedule print and parse back.
 // CHECK-LABEL: tile.kernel @warp_specialized
 // CHECK: tile.mbarrier_init %[[FULL:.*]] count 1 : !tile.buffer<2xi64, shared>
