@@ -62,10 +62,12 @@
 // that one group's epilogue runs while the other's GEMMs keep the tensor
 // cores busy. The groups take turns at their main loops:
 //
-//     if 0 < i      { named_barrier turn[g], 2T }          // wait for it
-//     if ok { <main loop> } else { <cp.async main loop> }
-//     barrier                                     // the group's threads
-//     if i + 1 < tile_count { named_barrier turn[1 - g], 2T arrive }
+//     if 0 < i { named_barrier turn[g], 2T }              // wait for it
+//     more = i + 1 < tile_count
+//     if ok { <main loop: after the last full-barrier wait,
+//              if more { named_barrier turn[1 - g], 2T arrive }> }
+//     else  { <cp.async main loop, ending in a barrier of the group>
+//             if more { named_barrier turn[1 - g], 2T arrive } }
 //
 // so that the stages go to the groups in the producer's order (a group
 // that ran ahead could wait on a full barrier two phases early, which
@@ -120,6 +122,11 @@ constexpr int64_t kMaxStagedElementsPerThread = 128;
 /// the staging code spills (40 bytes for 128x128 tiles on 128 threads,
 /// 0.57-0.65x of cuBLAS at 4096^3 against 0.70x with stores from registers).
 constexpr int64_t kMaxStagedElementsTwoBlocks = 64;
+
+/// The bytes of a shared tile of type `type` in the arena, aligned.
+uint64_t alignedBytes(tile::BufferType type) {
+  return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
+}
 
 /// True if `op` stays before the roles: an allocation (the roles and their
 /// tiles share it).
@@ -187,8 +194,9 @@ private:
   Value full, empty;
   /// The consumer groups (kPingPongGroups or 1).
   int64_t groups = 1;
-  /// In the consumer region of a ping-pong launch, its group's number.
-  Value group;
+  /// In the consumer region of a ping-pong launch, its group's number, and
+  /// whether the block has a tile after the group's current one.
+  Value group, hasNextTile;
   /// The epilogue copies that become TMA stores, with their staging tiles.
   SmallVector<std::pair<tile::CopyOp, Value>> epilogue;
 };
@@ -297,6 +305,21 @@ bool WarpSpecializer::choosePingPong() {
     return plan.tiles.contains(alloc.getResult()) ? WalkResult::advance()
                                                   : WalkResult::interrupt();
   });
+  // A block whose stages fit twice on a multiprocessor runs as two blocks
+  // of one consumer warpgroup each instead, with twice the stages in
+  // flight: 128x128x32 on 3 stages runs at 0.67-0.83x of cuBLAS so on an
+  // H100 and at 0.38-0.57x as ping-pong, where 128x128x64 on 4 stages
+  // (one block either way) goes from 0.82-0.93x to 0.82-0.97x
+  // (docs/performance.md, session 16).
+  uint64_t arena = kSharedPatternAlignment;
+  launch.walk([&](tile::AllocSharedOp alloc) {
+    auto type = cast<tile::BufferType>(alloc.getType());
+    arena += alignedBytes(type) *
+             (plan.tiles.contains(alloc.getResult()) ? stages : 1);
+  });
+  if (tile::getTarget(loop).getDescription().fitsBlocksPerMultiprocessor(
+          2, arena))
+    return false;
   // Each group's accumulators fit the registers the producers leave it.
   WalkResult wide = loop.walk([&](tile::GemmOp gemm) {
     auto c = cast<tile::BufferType>(gemm.getC().getType());
@@ -317,11 +340,11 @@ void WarpSpecializer::emitTurn(Value condition, Value group, bool arrive) {
     turn = arith::RemUIOp::create(
         builder, loc, arith::AddIOp::create(builder, loc, group, constant(1)),
         constant(groups));
-  auto launch = loop->getParentOfType<tile::LaunchOp>();
+  // Both groups' threads: the waiting group's and the arriving one's.
   tile::NamedBarrierOp::create(
       builder, loc,
       arith::AddIOp::create(builder, loc, turn, constant(kFirstTurnBarrier)),
-      2 * launch.getThreads(), arrive);
+      2 * kWarpgroupThreads, arrive);
 }
 
 Value WarpSpecializer::cloneForProducer(Value value, IRMapping &mapping) {
@@ -398,6 +421,10 @@ void WarpSpecializer::releasePrevious(Value k, Value g) {
 void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
   auto [stage, parity] = stageAndParity(g);
   tile::MbarrierWaitOp::create(builder, loc, full, stage, parity);
+  // The group has waited for its last full stage of the tile: the next
+  // group may wait for the following ones (its GEMMs queue behind these).
+  if (!steady && groups > 1)
+    emitTurn(hasNextTile, group, /*arrive=*/true);
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
   mapStages(builder, loc, plan, mapping, stage);
@@ -425,9 +452,6 @@ void WarpSpecializer::planEpilogueStores() {
   // if none shared bytes with another, plus what the placement's alignment
   // can waste (tiles of whole patterns go first, so less than one pattern):
   // what the arena can need at most.
-  auto alignedBytes = [](tile::BufferType type) {
-    return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
-  };
   uint64_t arena = kSharedPatternAlignment;
   launch->getParentOp()->walk([&](tile::AllocSharedOp alloc) {
     arena += alignedBytes(cast<tile::BufferType>(alloc.getType()));
@@ -546,10 +570,16 @@ void WarpSpecializer::run() {
 
   builder.setInsertionPoint(loop);
   Value tile = consumerTiles.getIteration();
-  if (groups > 1)
+  if (groups > 1) {
     emitTurn(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                    constant(0), tile),
              group, /*arrive=*/false);
+    Value next = arith::AddIOp::create(builder, loc, tile, constant(1));
+    Value count =
+        tile::TileCountOp::create(builder, loc, builder.getIndexType());
+    hasNextTile = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, next, count);
+  }
   auto paths = tile::IfOp::create(builder, loc, ready, /*withElse=*/true);
   loop->moveBefore(paths.getElseRegion().front().getTerminator());
   {
@@ -560,7 +590,15 @@ void WarpSpecializer::run() {
     Value trips = loop.getUpperBound();
     Value runs = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                        constant(0), trips);
-    auto runsGuard = tile::IfOp::create(builder, loc, runs, /*withElse=*/false);
+    auto runsGuard =
+        tile::IfOp::create(builder, loc, runs, /*withElse=*/groups > 1);
+    if (groups > 1) {
+      // Without iterations, the group hands its turn on at once.
+      OpBuilder::InsertionGuard inner(builder);
+      builder.setInsertionPoint(
+          runsGuard.getElseRegion().front().getTerminator());
+      emitTurn(hasNextTile, group, /*arrive=*/true);
+    }
     {
       OpBuilder::InsertionGuard inner(builder);
       builder.setInsertionPoint(
@@ -578,21 +616,16 @@ void WarpSpecializer::run() {
                             /*steady=*/false);
     }
     // Every consumer is done with the stages when the loop ends.
-    if (groups == 1)
-      tile::BarrierOp::create(builder, loc);
-  }
-  if (groups > 1) {
-    // The group is done with the stages on either path: the next group's
-    // turn, if the block has a next tile.
-    builder.setInsertionPointAfter(paths);
     tile::BarrierOp::create(builder, loc);
-    Value next = arith::AddIOp::create(builder, loc, tile, constant(1));
-    Value count = tile::TileCountOp::create(builder, loc, builder.getIndexType());
-    emitTurn(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                   next, count),
-             group, /*arrive=*/true);
   }
   pipelineWithAsyncCopies(loop, plan);
+  if (groups > 1) {
+    // The cp.async path hands the turn on once the group's threads are done
+    // with the stages, which the next group's copies overwrite: after the
+    // barrier that ends its drain (PipelineLoops.cpp).
+    builder.setInsertionPoint(paths.getElseRegion().front().getTerminator());
+    emitTurn(hasNextTile, group, /*arrive=*/true);
+  }
 }
 
 } // namespace

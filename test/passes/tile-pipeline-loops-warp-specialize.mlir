@@ -257,8 +257,7 @@ tile.kernel @large_accumulator(%A: !tile.buffer<?x?xf16, global> {tile.name = "A
 // 128 elements per thread on one consumer warpgroup whose block, staging
 // tile included, fits twice on a multiprocessor: its consumers get 216
 // registers, too few for the staging code beside the accumulator, so the
-// stores stay in registers. (A shared tile that the producers do not fill,
-// %scratch, keeps the launch from consumer ping-pong.)
+// stores stay in registers. Two such blocks, not consumer ping-pong.
 // CHECK-LABEL: tile.kernel @two_blocks_per_multiprocessor
 // CHECK-NOT: consumer_groups
 // CHECK-NOT: staged
@@ -278,9 +277,7 @@ tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {ti
     %a = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
     %b = tile.alloc_shared : !tile.buffer<32x128xf16, shared>
     %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
-    %scratch = tile.alloc_shared : !tile.buffer<128xf32, shared>
     tile.clear %c : !tile.buffer<128x128xf32, fragment>
-    tile.clear %scratch : !tile.buffer<128xf32, shared>
     %n = arith.ceildivsi %K, %cbk : index
     tile.pipelined %k to %n stages 3 {
       %row = arith.muli %by, %cbm : index
@@ -304,8 +301,11 @@ tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {ti
 // group's 4 warps) take alternate tiles of the block; each has its own
 // stage of the staging tile and waits for its turn at the main loop
 // (named barrier 3 + g, both groups' 256 threads) unless it has the
-// block's first tile, then hands the turn on (3 + (g + 1) % 2) if the block
-// has a tile after this one; its barrier after the loop covers both paths.
+// block's first tile. If the block has a tile after this one, the group
+// hands the turn on (3 + (g + 1) % 2): on the TMA path once it has waited
+// for its last full stage, before that iteration's GEMM (or at once
+// without iterations); on the cp.async path after the barrier that ends
+// its drain, since the next group's copies overwrite the stages.
 // CHECK-LABEL: tile.kernel @ping_pong
 // CHECK: tile.mbarrier_init %{{.*}} count 4 :
 // CHECK: %[[CS:.*]] = tile.alloc_shared : !tile.buffer<2x128x128xf16, shared, #tile.swizzled<vec = 8, per_phase = 1, max_phase = 8, panel = 64>>
@@ -321,25 +321,33 @@ tile.kernel @two_blocks_per_multiprocessor(%A: !tile.buffer<?x?xf16, global> {ti
 // CHECK-NEXT:  %[[WAIT:.*]] = arith.addi %[[G]], %[[C3]] : index
 // CHECK-NEXT:  tile.named_barrier %[[WAIT]], 256{{$}}
 // CHECK-NEXT: }
-// CHECK-NEXT: tile.if %[[OK]] {
-// CHECK:       tile.mbarrier_wait
-// CHECK-NOT:   tile.barrier
-// CHECK:     } else {
-// CHECK:       tile.async_commit
-// CHECK:       tile.async_wait 0
-// CHECK-NEXT:  tile.barrier
-// CHECK-NEXT: }
-// CHECK-NEXT: tile.barrier
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[T]], %[[C1]] : index
 // CHECK-NEXT: %[[COUNT:.*]] = tile.tile_count
 // CHECK-NEXT: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %[[COUNT]] : index
-// CHECK-NEXT: tile.if %[[MORE]] {
-// CHECK:        %[[G1:.*]] = arith.addi %[[G]], %{{.*}} : index
-// CHECK:        %[[OTHER:.*]] = arith.remui %[[G1]], %{{.*}} : index
-// CHECK:        %[[PASS:.*]] = arith.addi %[[OTHER]], %{{.*}} : index
-// CHECK-NEXT:   tile.named_barrier %[[PASS]], 256 arrive
-// CHECK-NEXT: }
+// CHECK-NEXT: tile.if %[[OK]] {
+// CHECK:       tile.serial
+// CHECK:         tile.gemm {{.*}} {async}
+// CHECK:       }
+// CHECK:       tile.mbarrier_wait
+// CHECK-NEXT:  tile.if %[[MORE]] {
+// CHECK:         %[[G1:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK:         %[[OTHER:.*]] = arith.remui %[[G1]], %{{.*}} : index
+// CHECK:         %[[PASS:.*]] = arith.addi %[[OTHER]], %{{.*}} : index
+// CHECK-NEXT:    tile.named_barrier %[[PASS]], 256 arrive
+// CHECK-NEXT:  }
+// CHECK:       tile.gemm
+// CHECK-NOT:   async
+// CHECK:       } else {
+// CHECK-NEXT:    tile.if %[[MORE]] {
+// CHECK:           tile.named_barrier %{{.*}}, 256 arrive
+// CHECK:       tile.barrier
+// CHECK:     } else {
+// CHECK:       tile.async_commit
+// CHECK:       tile.async_wait 0
+// CHECK-NEXT:  tile.barrier
+// CHECK-NEXT:  tile.if %[[MORE]] {
+// CHECK:         tile.named_barrier %{{.*}}, 256 arrive
 // CHECK:     tile.if %[[OK]] {
 // CHECK-NEXT:  %[[MINE:.*]] = tile.stage_view %[[CS]][%[[G]]]
 // CHECK-NEXT:  tile.copy %{{.*}}[], %C[%{{.*}}, %{{.*}}] staged %[[MINE]]
@@ -356,6 +364,44 @@ tile.kernel @ping_pong(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.
     %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
     %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
     tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %cbk : index
+    tile.pipelined %k to %n stages 4 {
+      %row = arith.muli %by, %cbm : index
+      %col = arith.muli %k, %cbk : index
+      %bcol = arith.muli %bx, %cbn : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    %row = arith.muli %by, %cbm : index
+    %bcol = arith.muli %bx, %cbn : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
+
+// -----
+
+// The same launch with a shared tile that the producers do not fill: the
+// groups would share it, so no ping-pong.
+// CHECK-LABEL: tile.kernel @shared_scratch
+// CHECK: tile.warp_specialize producer_threads 128 persistent {
+// CHECK-NOT: consumer_groups
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @shared_scratch(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                             %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                             %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                             %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %cbk = arith.constant 64 : index
+  %cbm = arith.constant 128 : index
+  %cbn = arith.constant 128 : index
+  tile.launch grid(%N, %M) threads(128) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    %scratch = tile.alloc_shared : !tile.buffer<128xf32, shared>
+    tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    tile.clear %scratch : !tile.buffer<128xf32, shared>
     %n = arith.ceildivsi %K, %cbk : index
     tile.pipelined %k to %n stages 4 {
       %row = arith.muli %by, %cbm : index
