@@ -47,6 +47,7 @@ wgmma_configs=(
   "m128n128k64s4t256:-D block_K=64 -D stages=4 -D threads=256"
   "m128n64k128s4t256:-D block_N=64 -D block_K=128 -D stages=4 -D threads=256"
   "m64n128k64s8t256:-D block_M=64 -D block_K=64 -D stages=8 -D threads=256"
+  "m64n256k64s4t128:-D block_M=64 -D block_N=256 -D block_K=64 -D stages=4"
 )
 for arch in "${archs[@]}"; do
   prefix=""

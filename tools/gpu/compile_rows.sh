@@ -119,6 +119,8 @@ epilogue_configs=(
   "m128n256k64s3t256:-D block_N=256 -D block_K=64 -D threads=256"
   "m256n128k64s3t256:-D block_M=256 -D block_K=64 -D threads=256"
   "m128n256k64s4t256:-D block_N=256 -D block_K=64 -D stages=4 -D threads=256"
+  "m128n128k64s4t128:-D block_K=64 -D stages=4"
+  "m64n256k64s4t128:-D block_M=64 -D block_N=256 -D block_K=64 -D stages=4"
 )
 for dtype in f16 bf16; do
   for entry in "${epilogue_configs[@]}"; do
