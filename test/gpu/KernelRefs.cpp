@@ -9,6 +9,7 @@
 #include "HostValues.h"
 #include "KernelRef.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tilert::gputest {
@@ -59,6 +60,59 @@ double rowSum(const RefInputs &in, size_t, const int64_t *c,
     magnitude += std::fabs(X);
   }
   return Sum;
+}
+
+// Row-wise specs over X[M, N]: each output element needs its row's
+// statistics, recomputed per element (the check is parallel and the
+// shapes small).
+
+/// softmax(X)[m, n] = exp(X[m, n] - max) / sum of exp(X[m, j] - max) over
+/// row m (specs/softmax.tile, specs/softmax_online.tile), in f32.
+double softmax(const RefInputs &in, size_t, const int64_t *c,
+               double &magnitude) {
+  double Max = -INFINITY;
+  for (int64_t N = 0; N < in.dim(1); ++N)
+    Max = std::max(Max, in.at(0, {c[0], N}));
+  double Sum = 0;
+  for (int64_t N = 0; N < in.dim(1); ++N)
+    Sum += std::exp(in.at(0, {c[0], N}) - Max);
+  double Y = std::exp(in.at(0, {c[0], c[1]}) - Max) / Sum;
+  magnitude = Y;
+  return Y;
+}
+
+/// X[m, n] / sqrt(mean of X[m, j]^2 + eps) * W[n] (specs/rmsnorm.tile).
+double rmsnorm(const RefInputs &in, size_t, const int64_t *c,
+               double &magnitude) {
+  double Squares = 0;
+  for (int64_t N = 0; N < in.dim(1); ++N) {
+    double X = in.at(0, {c[0], N});
+    Squares += X * X;
+  }
+  double Scale = 1 / std::sqrt(Squares / in.dim(1) + in.scalar(0));
+  double Y = in.at(0, {c[0], c[1]}) * Scale * in.at(1, {c[1]});
+  magnitude = std::fabs(Y);
+  return Y;
+}
+
+/// (X[m, n] - mean) / sqrt(var + eps) * W[n] + B[n], var the mean of the
+/// squared deviations of row m (specs/layernorm.tile with has_bias).
+double layernorm(const RefInputs &in, size_t, const int64_t *c,
+                 double &magnitude) {
+  double Sum = 0;
+  for (int64_t N = 0; N < in.dim(1); ++N)
+    Sum += in.at(0, {c[0], N});
+  double Mean = Sum / in.dim(1);
+  double Deviations = 0;
+  for (int64_t N = 0; N < in.dim(1); ++N) {
+    double D = in.at(0, {c[0], N}) - Mean;
+    Deviations += D * D;
+  }
+  double Scale = 1 / std::sqrt(Deviations / in.dim(1) + in.scalar(0));
+  double Normalized = (in.at(0, {c[0], c[1]}) - Mean) * Scale * in.at(1, {c[1]});
+  double Bias = in.at(2, {c[1]});
+  magnitude = std::fabs(Normalized) + std::fabs(Bias);
+  return Normalized + Bias;
 }
 
 // The GEMM specs: C[m, n] = sum over k of op(A)[m, k] * op(B)[k, n], A and
@@ -341,6 +395,50 @@ const std::vector<KernelRef> &refs() {
        Shapes2D,
        Accuracy::Rounded,
        rowSum},
+      // Y = softmax over each row of X (one row in registers per block;
+      // the online form, rows of any length in chunks).
+      {"softmax",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {},
+       -8,
+       8,
+       Shapes2D,
+       Accuracy::Rounded,
+       softmax},
+      {"softmax_online",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {},
+       -8,
+       8,
+       Shapes2D,
+       Accuracy::Rounded,
+       softmax},
+      // The norms, eps a run-time scalar.
+      {"rmsnorm",
+       {{"X", "dtype", {"M", "N"}, In},
+        {"W", "dtype", {"N"}, In},
+        {"Y", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {{"eps", TILERT_DTYPE_F32, 1e-6, 1e-2}},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Rounded,
+       rmsnorm},
+      {"layernorm",
+       {{"X", "dtype", {"M", "N"}, In},
+        {"W", "dtype", {"N"}, In},
+        {"B", "dtype", {"N"}, In},
+        {"Y", "dtype", {"M", "N"}, Out}},
+       {"M", "N"},
+       {{"eps", TILERT_DTYPE_F32, 1e-6, 1e-2}},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Rounded,
+       layernorm},
       // C = A B, A B^T, A^T B, A^T B^T (specs/gemm*.tile).
       {"gemm",
        {{"A", "dtype", {"M", "K"}, In},
