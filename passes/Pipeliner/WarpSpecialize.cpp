@@ -317,8 +317,8 @@ bool WarpSpecializer::choosePingPong() {
     arena += alignedBytes(type) *
              (plan.tiles.contains(alloc.getResult()) ? stages : 1);
   });
-  if (tile::getTarget(loop).getDescription().fitsBlocksPerMultiprocessor(
-          2, arena))
+  if (tile::getTarget(loop).getDescription().fitsBlocksPerMultiprocessor(2,
+                                                                         arena))
     return false;
   // Each group's accumulators fit the registers the producers leave it.
   WalkResult wide = loop.walk([&](tile::GemmOp gemm) {
@@ -577,8 +577,8 @@ void WarpSpecializer::run() {
     Value next = arith::AddIOp::create(builder, loc, tile, constant(1));
     Value count =
         tile::TileCountOp::create(builder, loc, builder.getIndexType());
-    hasNextTile = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, next, count);
+    hasNextTile = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        next, count);
   }
   auto paths = tile::IfOp::create(builder, loc, ready, /*withElse=*/true);
   loop->moveBefore(paths.getElseRegion().front().getTerminator());

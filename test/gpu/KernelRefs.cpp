@@ -109,7 +109,8 @@ double layernorm(const RefInputs &in, size_t, const int64_t *c,
     Deviations += D * D;
   }
   double Scale = 1 / std::sqrt(Deviations / in.dim(1) + in.scalar(0));
-  double Normalized = (in.at(0, {c[0], c[1]}) - Mean) * Scale * in.at(1, {c[1]});
+  double Normalized =
+      (in.at(0, {c[0], c[1]}) - Mean) * Scale * in.at(1, {c[1]});
   double Bias = in.at(2, {c[1]});
   magnitude = std::fabs(Normalized) + std::fabs(Bias);
   return Normalized + Bias;
@@ -243,6 +244,21 @@ const std::vector<std::vector<int64_t>> GemmShapesKMN = {
 const std::vector<std::vector<int64_t>> Shapes3D = {
     {1, 1, 1},      {3, 7, 13},   {5, 37, 83},
     {2, 100, 1000}, {3, 1025, 8}, {4, 64, 256}};
+
+/// The reference of a row softmax spec named `name`: Y = softmax over each
+/// row of X.
+KernelRef softmaxRef(const char *name) {
+  return {name,
+          {{"X", "dtype", {"M", "N"}, /*Output=*/false},
+           {"Y", "dtype", {"M", "N"}, /*Output=*/true}},
+          {"M", "N"},
+          {},
+          -8,
+          8,
+          Shapes2D,
+          Accuracy::Rounded,
+          softmax};
+}
 
 const std::vector<KernelRef> &refs() {
   constexpr bool In = false, Out = true;
@@ -397,24 +413,8 @@ const std::vector<KernelRef> &refs() {
        rowSum},
       // Y = softmax over each row of X (one row in registers per block;
       // the online form, rows of any length in chunks).
-      {"softmax",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {},
-       -8,
-       8,
-       Shapes2D,
-       Accuracy::Rounded,
-       softmax},
-      {"softmax_online",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {},
-       -8,
-       8,
-       Shapes2D,
-       Accuracy::Rounded,
-       softmax},
+      softmaxRef("softmax"),
+      softmaxRef("softmax_online"),
       // The norms, eps a run-time scalar.
       {"rmsnorm",
        {{"X", "dtype", {"M", "N"}, In},

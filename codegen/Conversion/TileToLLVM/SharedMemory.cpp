@@ -115,10 +115,10 @@ void KernelLowering::emitBarrier(Location loc) {
   };
   Value id = i32Constant(1);
   if (consumerGroup)
-    id = arith::AddIOp::create(
-        builder, loc, id,
-        arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
-                                   consumerGroup));
+    id = arith::AddIOp::create(builder, loc, id,
+                               arith::IndexCastOp::create(builder, loc,
+                                                          builder.getI32Type(),
+                                                          consumerGroup));
   NVVM::BarrierOp::create(builder, loc, TypeRange(), id,
                           i32Constant(static_cast<int32_t>(threads)),
                           /*reductionOp=*/nullptr,

@@ -5,13 +5,14 @@
 //
 // * `tile.warp_specialize`: the block has G groups of T consumer threads
 //   (the launch's; G = `consumer_groups`) followed by the producer
-//   warpgroup(s). `tid >= G T` takes the producer role: the producers give registers away (`setmaxnreg.dec 40`) and the
-//   consumers take them (`setmaxnreg.inc 232` with two or more consumer
-//   warpgroups, CUTLASS's split for 384 threads; 216 for one, two blocks
-//   per multiprocessor; KernelLowering::getRegisterSplit); thread G T alone
-//   runs the producer region. The other threads run the consumer
-//   region, group g = tid / T with thread index tid - g T, whose barriers
-//   are `bar.sync 1 + g, T` (KernelLowering::emitBarrier).
+//   warpgroup(s). `tid >= G T` takes the producer role: the producers give
+//   registers away (`setmaxnreg.dec 40`) and the consumers take them
+//   (`setmaxnreg.inc 232` with two or more consumer warpgroups, CUTLASS's split
+//   for 384 threads; 216 for one, two blocks per multiprocessor;
+//   KernelLowering::getRegisterSplit); thread G T alone runs the producer
+//   region. The other threads run the consumer region, group g = tid / T with
+//   thread index tid - g T, whose barriers are `bar.sync 1 + g, T`
+//   (KernelLowering::emitBarrier).
 // * `tile.consumer_group`: g; `tile.named_barrier`: `barrier.cta.sync` or
 //   `barrier.cta.arrive` (`.aligned`: whole warps reach it together).
 // * `tile.mbarrier_init`: thread 0 initializes each mbarrier, then
@@ -124,8 +125,7 @@ struct BlockTiles {
 };
 
 /// Emits the tiles that the block of `op`'s persistent launch takes.
-BlockTiles emitBlockTiles(KernelLowering &lowering, Operation *op,
-                          Lane &lane) {
+BlockTiles emitBlockTiles(KernelLowering &lowering, Operation *op, Lane &lane) {
   OpBuilder &builder = lowering.getBuilder();
   Location loc = op->getLoc();
   auto launch = op->getParentOfType<tile::LaunchOp>();
@@ -174,9 +174,8 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
   SmallVector<Value> &grid = tiles.grid;
   Value first = loop.getFirst() ? lane.map.lookup(loop.getFirst())
                                 : lowering.indexConstant(loc, 0);
-  auto serial =
-      scf::ForOp::create(builder, loc, first, tiles.count,
-                         lowering.indexConstant(loc, loop.getStep()));
+  auto serial = scf::ForOp::create(builder, loc, first, tiles.count,
+                                   lowering.indexConstant(loc, loop.getStep()));
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(serial.getBody()->getTerminator());
   Value iteration = serial.getInductionVar();
@@ -211,8 +210,7 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
 
 LogicalResult lowerTileCount(KernelLowering &lowering, tile::TileCountOp count,
                              Lane &lane) {
-  lane.map.map(count.getResult(),
-               emitBlockTiles(lowering, count, lane).count);
+  lane.map.map(count.getResult(), emitBlockTiles(lowering, count, lane).count);
   return success();
 }
 
