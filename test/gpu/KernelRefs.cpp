@@ -260,6 +260,21 @@ KernelRef softmaxRef(const char *name) {
           softmax};
 }
 
+/// The reference of a norm spec named `name` with the [N] parameters
+/// `params` after X[M, N] and before Y[M, N], and a run-time `eps`.
+KernelRef normRef(const char *name, std::vector<const char *> params,
+                  decltype(KernelRef::Compute) compute) {
+  KernelRef Ref{name,       {{"X", "dtype", {"M", "N"}, /*Output=*/false}},
+                {"M", "N"}, {{"eps", TILERT_DTYPE_F32, 1e-6, 1e-2}},
+                -4,         4,
+                Shapes2D,   Accuracy::Rounded,
+                compute};
+  for (const char *Param : params)
+    Ref.Tensors.push_back({Param, "dtype", {"N"}, /*Output=*/false});
+  Ref.Tensors.push_back({"Y", "dtype", {"M", "N"}, /*Output=*/true});
+  return Ref;
+}
+
 const std::vector<KernelRef> &refs() {
   constexpr bool In = false, Out = true;
   static const std::vector<KernelRef> Table = {
@@ -416,29 +431,8 @@ const std::vector<KernelRef> &refs() {
       softmaxRef("softmax"),
       softmaxRef("softmax_online"),
       // The norms, eps a run-time scalar.
-      {"rmsnorm",
-       {{"X", "dtype", {"M", "N"}, In},
-        {"W", "dtype", {"N"}, In},
-        {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {{"eps", TILERT_DTYPE_F32, 1e-6, 1e-2}},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Rounded,
-       rmsnorm},
-      {"layernorm",
-       {{"X", "dtype", {"M", "N"}, In},
-        {"W", "dtype", {"N"}, In},
-        {"B", "dtype", {"N"}, In},
-        {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {{"eps", TILERT_DTYPE_F32, 1e-6, 1e-2}},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Rounded,
-       layernorm},
+      normRef("rmsnorm", {"W"}, rmsnorm),
+      normRef("layernorm", {"W", "B"}, layernorm),
       // C = A B, A B^T, A^T B, A^T B^T (specs/gemm*.tile).
       {"gemm",
        {{"A", "dtype", {"M", "K"}, In},
