@@ -88,8 +88,15 @@ for dtype in f16 bf16; do
     -D block_M=2 -D block_N=4096 -D threads=512
   compile "row_sum-$dtype-m8n1024t256" row_sum.tile -D dtype=$dtype \
     -D block_M=8 -D block_N=1024 -D threads=256
-  compile "layernorm_nobias-$dtype-m8n4096t256" layernorm.tile \
-    -D dtype=$dtype -D has_bias=false
+  # layernorm without B, at the configurations that suit short, 4096- and
+  # 8192-column rows and longer ones.
+  for entry in "m8n1024t128:-D block_N=1024 -D threads=128" \
+    "m8n4096t256:" "m8n8192t512:-D block_N=8192 -D threads=512" \
+    "m1n8192t512:-D block_M=1 -D block_N=8192 -D threads=512"; do
+    # shellcheck disable=SC2086
+    compile "layernorm_nobias-$dtype-${entry%%:*}" layernorm.tile \
+      -D dtype=$dtype -D has_bias=false ${entry#*:}
+  done
 done
 
 # The softmax specs with --fast-math (folders ending in -fm: ex2.approx and
