@@ -134,7 +134,9 @@ for dtype in f16 bf16; do
     # shellcheck disable=SC2086
     compile "gemm_bias_gelu-$dtype-${entry%%:*}" gemm_bias_gelu.tile \
       -D dtype=$dtype ${entry#*:}
-    # GELU's tanh form (cuBLASLt's), with --fast-math (tanh.approx.f32).
+    # GELU's tanh form (cuBLASLt's), with --fast-math (tanh.approx.f32);
+    # not at 256x128x64x3, which spills 15.9 KB there (ptxas C7511).
+    [ "${entry%%:*}" = m256n128k64s3t256 ] && continue
     # shellcheck disable=SC2086
     compile "gemm_bias_gelu_tanh-$dtype-${entry%%:*}-fm" \
       gemm_bias_gelu_tanh.tile -D dtype=$dtype ${entry#*:} --fast-math
