@@ -307,9 +307,9 @@ bool WarpSpecializer::choosePingPong() {
   });
   // A block whose stages fit twice on a multiprocessor runs as two blocks
   // of one consumer warpgroup each instead, with twice the stages in
-  // flight: 128x128x32 on 3 stages runs at 0.67-0.83x of cuBLAS so on an
-  // H100 and at 0.38-0.57x as ping-pong, where 128x128x64 on 4 stages
-  // (one block either way) goes from 0.82-0.93x to 0.82-0.97x
+  // flight: 128x128x32 on 3 stages runs at 0.54-0.83x of cuBLAS as two
+  // blocks on an H100 and at 0.38-0.57x as ping-pong, where 128x128x64 on
+  // 4 stages (one block either way) goes from 0.82-0.93x to 0.82-0.97x
   // (docs/performance.md, session 16).
   uint64_t arena = kSharedPatternAlignment;
   launch.walk([&](tile::AllocSharedOp alloc) {
