@@ -56,11 +56,13 @@
 // the producer does nothing and the consumers take the cp.async schedule.
 //
 // Consumer ping-pong. A launch of one warpgroup (T = 128) whose shared tiles
-// are all filled by the loop's producers gets two consumer groups of T
-// threads (`consumer_groups 2`, 2T + 128 threads): group g takes the tiles
-// g, g + 2, ... of the block's sequence (`tile_loop %i from g step 2`), so
-// that one group's epilogue runs while the other's GEMMs keep the tensor
-// cores busy. The groups take turns at their main loops:
+// are all filled by the loop's producers, whose stages do not fit twice on
+// a multiprocessor (else two blocks run side by side) and whose
+// accumulators have at most 128 elements per thread gets two consumer
+// groups of T threads (`consumer_groups 2`, 2T + 128 threads): group g takes
+// the tiles g, g + 2, ... of the block's sequence (`tile_loop %i from g step
+// 2`), so that one group's epilogue runs while the other's GEMMs keep the
+// tensor cores busy. The groups take turns at their main loops:
 //
 //     if 0 < i { named_barrier turn[g], 2T }              // wait for it
 //     more = i + 1 < tile_count
@@ -128,6 +130,20 @@ uint64_t alignedBytes(tile::BufferType type) {
   return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
 }
 
+/// What the shared arena of the tiles under `root` can need at most: every
+/// tile as if none shared bytes with another (those `plan` fills `copies`
+/// times, for the stages they are yet to get), plus what the placement's
+/// alignment can waste (tiles of whole patterns go first, so less than one
+/// pattern).
+uint64_t arenaBound(Operation *root, const PipelinePlan &plan, int64_t copies) {
+  uint64_t arena = kSharedPatternAlignment;
+  root->walk([&](tile::AllocSharedOp alloc) {
+    arena += alignedBytes(cast<tile::BufferType>(alloc.getType())) *
+             (plan.tiles.contains(alloc.getResult()) ? copies : 1);
+  });
+  return arena;
+}
+
 /// True if `op` stays before the roles: an allocation (the roles and their
 /// tiles share it).
 bool isAllocation(Operation &op) {
@@ -179,8 +195,9 @@ private:
   void stageEpilogueStores(Value ready);
   /// True if the launch gets two consumer groups (see the header).
   bool choosePingPong();
-  /// Emits `if condition { named_barrier turn[group], 2T [arrive] }`.
-  void emitTurn(Value condition, Value group, bool arrive);
+  /// Emits `if condition { named_barrier turn[g], 2T }` for the group g
+  /// running the consumers or, with `arrive`, arrives on the next group's.
+  void emitTurn(Value condition, bool arrive);
 
   tile::PipelinedOp loop;
   const PipelinePlan &plan;
@@ -311,14 +328,8 @@ bool WarpSpecializer::choosePingPong() {
   // blocks on an H100 and at 0.38-0.57x as ping-pong, where 128x128x64 on
   // 4 stages (one block either way) goes from 0.82-0.93x to 0.82-0.97x
   // (docs/performance.md, session 16).
-  uint64_t arena = kSharedPatternAlignment;
-  launch.walk([&](tile::AllocSharedOp alloc) {
-    auto type = cast<tile::BufferType>(alloc.getType());
-    arena += alignedBytes(type) *
-             (plan.tiles.contains(alloc.getResult()) ? stages : 1);
-  });
-  if (tile::getTarget(loop).getDescription().fitsBlocksPerMultiprocessor(2,
-                                                                         arena))
+  if (tile::getTarget(loop).getDescription().fitsBlocksPerMultiprocessor(
+          2, arenaBound(launch, plan, stages)))
     return false;
   // Each group's accumulators fit the registers the producers leave it.
   WalkResult wide = loop.walk([&](tile::GemmOp gemm) {
@@ -331,7 +342,7 @@ bool WarpSpecializer::choosePingPong() {
   return !shared.wasInterrupted() && !wide.wasInterrupted();
 }
 
-void WarpSpecializer::emitTurn(Value condition, Value group, bool arrive) {
+void WarpSpecializer::emitTurn(Value condition, bool arrive) {
   auto guard = tile::IfOp::create(builder, loc, condition, /*withElse=*/false);
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
@@ -424,7 +435,7 @@ void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
   // The group has waited for its last full stage of the tile: the next
   // group may wait for the following ones (its GEMMs queue behind these).
   if (!steady && groups > 1)
-    emitTurn(hasNextTile, group, /*arrive=*/true);
+    emitTurn(hasNextTile, /*arrive=*/true);
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
   mapStages(builder, loc, plan, mapping, stage);
@@ -448,14 +459,9 @@ void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
 void WarpSpecializer::planEpilogueStores() {
   auto launch = cast<tile::LaunchOp>(loop->getParentOp());
   tile::TargetAttr target = tile::getTarget(loop);
-  // Every shared tile (the mbarrier rings, already allocated, included) as
-  // if none shared bytes with another, plus what the placement's alignment
-  // can waste (tiles of whole patterns go first, so less than one pattern):
-  // what the arena can need at most.
-  uint64_t arena = kSharedPatternAlignment;
-  launch->getParentOp()->walk([&](tile::AllocSharedOp alloc) {
-    arena += alignedBytes(cast<tile::BufferType>(alloc.getType()));
-  });
+  // Every shared tile, the mbarrier rings (already allocated) included and
+  // the producers' tiles already staged.
+  uint64_t arena = arenaBound(launch->getParentOp(), plan, /*copies=*/1);
   uint64_t limit = target.getDescription().MaxSharedMemoryPerBlock;
   for (Operation *op = loop->getNextNode(); op; op = op->getNextNode()) {
     auto copy = dyn_cast<tile::CopyOp>(op);
@@ -573,7 +579,7 @@ void WarpSpecializer::run() {
   if (groups > 1) {
     emitTurn(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                    constant(0), tile),
-             group, /*arrive=*/false);
+             /*arrive=*/false);
     Value next = arith::AddIOp::create(builder, loc, tile, constant(1));
     Value count =
         tile::TileCountOp::create(builder, loc, builder.getIndexType());
@@ -597,7 +603,7 @@ void WarpSpecializer::run() {
       OpBuilder::InsertionGuard inner(builder);
       builder.setInsertionPoint(
           runsGuard.getElseRegion().front().getTerminator());
-      emitTurn(hasNextTile, group, /*arrive=*/true);
+      emitTurn(hasNextTile, /*arrive=*/true);
     }
     {
       OpBuilder::InsertionGuard inner(builder);
@@ -624,7 +630,7 @@ void WarpSpecializer::run() {
     // with the stages, which the next group's copies overwrite: after the
     // barrier that ends its drain (PipelineLoops.cpp).
     builder.setInsertionPoint(paths.getElseRegion().front().getTerminator());
-    emitTurn(hasNextTile, group, /*arrive=*/true);
+    emitTurn(hasNextTile, /*arrive=*/true);
   }
 }
 

@@ -231,21 +231,23 @@ LogicalResult KernelLowering::withPinnedThreadIndex(
   threadIndex =
       arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), tid);
   if (consumerGroup)
-    threadIndex = arith::RemUIOp::create(builder, loc, threadIndex,
-                                         indexConstant(loc, threads));
+    threadIndex = groupThreadIndex(loc, threadIndex);
   LogicalResult result = body();
   threadIndex = kernelWide;
   return result;
 }
 
+Value KernelLowering::groupThreadIndex(Location loc, Value tid) {
+  return arith::RemUIOp::create(builder, loc, tid, indexConstant(loc, threads));
+}
+
 LogicalResult
-KernelLowering::asConsumerGroup(Location loc, Value group,
+KernelLowering::asConsumerGroup(Location loc,
                                 llvm::function_ref<LogicalResult()> body) {
   Value kernelWide = threadIndex;
-  threadIndex = arith::SubIOp::create(
-      builder, loc, threadIndex,
-      arith::MulIOp::create(builder, loc, group, indexConstant(loc, threads)));
-  consumerGroup = group;
+  consumerGroup = arith::DivUIOp::create(builder, loc, threadIndex,
+                                         indexConstant(loc, threads));
+  threadIndex = groupThreadIndex(loc, threadIndex);
   LogicalResult result = body();
   threadIndex = kernelWide;
   consumerGroup = nullptr;

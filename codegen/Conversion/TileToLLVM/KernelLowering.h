@@ -143,10 +143,10 @@ public:
   /// The consumer group of the thread, as an `index`: null outside the
   /// consumer region of a launch with consumer groups.
   mlir::Value getConsumerGroup() const { return consumerGroup; }
-  /// Runs `body` as consumer group `group` (getConsumerGroup()), with
-  /// getThreadIndex() the thread's index in the group.
+  /// Runs `body` in the thread's consumer group: getConsumerGroup() is
+  /// tid / T and getThreadIndex() tid % T (T = getThreads()).
   mlir::LogicalResult
-  asConsumerGroup(mlir::Location loc, mlir::Value group,
+  asConsumerGroup(mlir::Location loc,
                   llvm::function_ref<mlir::LogicalResult()> body);
   /// Runs `body` with getThreadIndex() replaced by a fresh read of the
   /// thread index that LLVM cannot move (a volatile `mov %tid.x`, masked to
@@ -268,6 +268,8 @@ private:
   mlir::LogicalResult bindArguments(mlir::Block *entry, Lane &top);
   mlir::LogicalResult allocatePrivateBuffers();
   mlir::LogicalResult allocateSharedBuffers(mlir::LLVM::LLVMFuncOp func);
+  /// The index in its consumer group of the thread of block index `tid`.
+  mlir::Value groupThreadIndex(mlir::Location loc, mlir::Value tid);
   void bindThreadAndBlockIndices(mlir::tile::LaunchOp launch, Lane &top);
 
   mlir::tile::KernelOp kernel;

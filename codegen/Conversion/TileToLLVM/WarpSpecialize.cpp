@@ -108,10 +108,7 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
   };
   if (roles.getConsumerGroups() == 1)
     return emitConsumers();
-  Value group = arith::DivUIOp::create(
-      builder, loc, lowering.getThreadIndex(),
-      lowering.indexConstant(loc, lowering.getThreads()));
-  return lowering.asConsumerGroup(loc, group, emitConsumers);
+  return lowering.asConsumerGroup(loc, emitConsumers);
 }
 
 /// The tiles of the launch grid that the block takes (see lowerTileLoop).
