@@ -135,8 +135,10 @@ FailureOr<KernelArtifacts> tilec::compileKernel(tile::KernelOp kernel,
   artifacts.target = *target;
   tile::setTarget(*module, tile::TargetAttr::get(context, target->arch,
                                                  target->ptxVersion));
-  if (failed(runPhase([](PassManager &pm) {
-        populateTileGPUPipeline(pm, TileGPUPipelineOptions());
+  if (failed(runPhase([&](PassManager &pm) {
+        TileGPUPipelineOptions gpu;
+        gpu.clusters = options.clusters;
+        populateTileGPUPipeline(pm, gpu);
       })))
     return failure();
   if (options.keepTileGPU) {

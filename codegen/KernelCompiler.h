@@ -79,6 +79,9 @@ struct CodegenOptions {
   /// Lower f32 exp, exp2, log, log2, sqrt, rsqrt, tanh, sin, cos and
   /// division to PTX approximations (`tilec --fast-math`, docs/codegen.md).
   bool fastMath = false;
+  /// Let warp-specialized sm_90a launches run in thread-block clusters whose
+  /// blocks share loads (TMA multicast; `tilec --clusters`).
+  bool clusters = false;
   /// Print the IR after every MLIR pass, then the LLVM IR after
   /// translation, after linking libdevice and after optimization.
   bool printIRAfterAll = false;

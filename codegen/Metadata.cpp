@@ -207,12 +207,14 @@ FailureOr<json> tilec::describeKernel(tile::KernelOp kernel,
   if (auto bytes = kernel->getAttrOfType<IntegerAttr>(
           tile::TileDialect::SharedMemoryBytesAttrHelper::getNameStr()))
     dynamicSmem = bytes.getInt();
+  // A launch of clusters is persistent: its blocks are launched along x.
+  tile::WarpSpecializeOp roles = launch.getWarpSpecialize();
+  int64_t cluster = roles ? roles.getClusterBlocks() : 1;
   metadata["launch"] = {{"grid", *grid},
                         {"block", {threads, 1, 1}},
-                        {"cluster", {1, 1, 1}},
+                        {"cluster", {cluster, 1, 1}},
                         {"dynamic_smem", dynamicSmem}};
-  if (tile::WarpSpecializeOp roles = launch.getWarpSpecialize();
-      roles && roles.getPersistent())
+  if (roles && roles.getPersistent())
     metadata["launch"]["persistent"] = true;
   metadata["resources"] = resourcesJson(PtxasResources(), threads, "none");
   return metadata;

@@ -31,7 +31,8 @@ void tilec::populateTileGPUPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<tile::KernelOp>();
   kernels.addPass(createTileCheckCodegenSupport());
   kernels.addPass(createTileInferLayouts());
-  kernels.addPass(createTilePipelineLoops());
+  kernels.addPass(
+      createTilePipelineLoops(TilePipelineLoopsOptions{options.clusters}));
   kernels.addPass(createTilePlanReductions());
   kernels.addPass(createTileAllocateSharedMemory());
 }
@@ -62,6 +63,11 @@ struct TileGPUCommandLineOptions
                        llvm::cl::desc("PTX ISA version as two digits (0: the "
                                       "architecture's default)"),
                        llvm::cl::init(0)};
+  Option<bool> clusters{
+      *this, "clusters",
+      llvm::cl::desc("Run warp-specialized launches in thread-block clusters "
+                     "with TMA multicast where they qualify"),
+      llvm::cl::init(false)};
 };
 
 /// Command-line options of the `tile-to-nvvm` pipeline.
@@ -82,7 +88,8 @@ void tilec::registerTilecPasses() {
       "tile-gpu",
       "Check and lay out tile kernels for the module's target (phase 1)",
       [](OpPassManager &pm, const TileGPUCommandLineOptions &options) {
-        populateTileGPUPipeline(pm, {options.arch, options.ptx});
+        populateTileGPUPipeline(pm,
+                                {options.arch, options.ptx, options.clusters});
       });
   PassPipelineRegistration<TileToNVVMCommandLineOptions>(
       "tile-to-nvvm",

@@ -32,6 +32,9 @@ struct TileGPUPipelineOptions {
   std::string arch;
   /// PTX ISA version as two digits; 0 for the architecture's default.
   unsigned ptx = 0;
+  /// Let tile-pipeline-loops run warp-specialized launches in thread-block
+  /// clusters with TMA multicast (its `clusters` option).
+  bool clusters = false;
 };
 
 /// Appends the tile-gpu phase to `pm` (on a `builtin.module`):
@@ -56,9 +59,9 @@ void populateTileToNVVMPipeline(mlir::OpPassManager &pm,
                                 const TileToNVVMPipelineOptions &options = {});
 
 /// Registers every tilec pass (tile-level transforms and conversions) and
-/// the `tile-gpu` (options `arch`, `ptx`) and `tile-to-nvvm` (option
-/// `fast-math`) pipelines with
-/// the global pass registry, for `tile-opt`.
+/// the `tile-gpu` (options `arch`, `ptx`, `clusters`) and `tile-to-nvvm`
+/// (option `fast-math`) pipelines with the global pass registry, for
+/// `tile-opt`.
 void registerTilecPasses();
 
 /// Registers the dialects the lowering produces (LLVM, NVVM, SCF, CF, UB)

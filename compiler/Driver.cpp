@@ -536,6 +536,7 @@ bool Driver::runCodegen(const KernelJob &Job, const std::string &Stem,
     Codegen.printIRAfterAll = Options.PrintIRAfterAll;
     Codegen.lineInfo = Options.LineInfo;
     Codegen.fastMath = Options.FastMath;
+    Codegen.clusters = Options.Clusters;
     Codegen.irDumpStream = &Err;
     mlir::FailureOr<KernelArtifacts> Built =
         compileKernel(Kernel, Codegen, SourceInfo);
@@ -665,6 +666,7 @@ Driver::getCacheKeyInputs(const KernelJob &Job, const std::string &Stem,
   Inputs.OptLevel = Options.OptLevel;
   Inputs.LineInfo = Options.LineInfo;
   Inputs.FastMath = Options.FastMath;
+  Inputs.Clusters = Options.Clusters;
   Inputs.Stats = Options.Stats;
   Inputs.ListBinaries = !writesToStdout();
   if (!Stages.needsLowering())

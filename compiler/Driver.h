@@ -87,6 +87,9 @@ struct DriverOptions {
   /// `--fast-math`: lower f32 transcendentals and division to PTX
   /// approximations (CodegenOptions::fastMath).
   bool FastMath = false;
+  /// `--clusters`: let warp-specialized sm_90a kernels run in thread-block
+  /// clusters with TMA multicast (CodegenOptions::clusters).
+  bool Clusters = false;
   /// `--stats`: print each kernel's resources per architecture (registers,
   /// spills, stack, shared memory, barriers, grid) to `Err`.
   bool Stats = false;

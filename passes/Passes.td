@@ -135,7 +135,15 @@ def TilePipelineLoops : Pass<"tile-pipeline-loops", "::mlir::tile::KernelOp"> {
     stage on `empty` mbarriers, with the schedule above as the fallback
     for tensors TMA cannot copy (`tile.tma_ready`); the launch becomes
     persistent (both roles loop over the block's tiles, `tile.tile_loop`).
+    With `clusters`, such a launch whose blocks in one column of the grid
+    load the same region for a producer runs in clusters of two blocks that
+    load it once (TMA multicast).
   }];
+  let options = [
+    Option<"clusters", "clusters", "bool", /*default=*/"false",
+           "Run warp-specialized launches in thread-block clusters with "
+           "TMA multicast where they qualify">,
+  ];
 }
 
 #endif // TILEC_PASSES_PASSES_TD

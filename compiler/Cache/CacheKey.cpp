@@ -44,6 +44,7 @@ tilec::describeCacheKeyInputs(const CacheKeyInputs &Inputs) {
   Description["opt_level"] = Inputs.OptLevel;
   Description["lineinfo"] = Inputs.LineInfo;
   Description["fast_math"] = Inputs.FastMath;
+  Description["clusters"] = Inputs.Clusters;
   Description["stats"] = Inputs.Stats;
   Description["list_binaries"] = Inputs.ListBinaries;
   Description["tools"] = std::move(Tools);
@@ -113,6 +114,7 @@ std::string tilec::computeCacheKey(const CacheKeyInputs &Inputs) {
   Text.add("opt_level", Inputs.OptLevel);
   Text.add("lineinfo", Inputs.LineInfo);
   Text.add("fast_math", Inputs.FastMath);
+  Text.add("clusters", Inputs.Clusters);
   Text.add("stats", Inputs.Stats);
   Text.add("list_binaries", Inputs.ListBinaries);
   Text.startList("tools", Inputs.Tools.size());

@@ -83,6 +83,8 @@ struct CacheKeyInputs {
   bool LineInfo = false;
   /// `--fast-math`.
   bool FastMath = false;
+  /// `--clusters`.
+  bool Clusters = false;
   /// `--stats` (which also assembles with ptxas, and so fills in the
   /// metadata's resources, when no binary is emitted).
   bool Stats = false;

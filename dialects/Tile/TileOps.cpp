@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -440,6 +441,8 @@ LogicalResult CopyOp::verifyBarrier() {
   if (!getBarrier()) {
     if (getBarrierIndex())
       return emitOpError("has a barrier index but no barrier");
+    if (getMulticast())
+      return emitOpError("with multicast needs a barrier (a TMA copy)");
     return success();
   }
   if (!getBarrierIndex())
@@ -454,6 +457,9 @@ LogicalResult CopyOp::verifyBarrier() {
   if (!roles || !roles.getProducer().isAncestor((*this)->getParentRegion()))
     return emitOpError("with a barrier (a TMA copy) must be in the producer "
                        "region of a 'tile.warp_specialize'");
+  if (getMulticast() && roles.getClusterBlocks() == 1)
+    return emitOpError("with multicast must be in a 'tile.warp_specialize' "
+                       "with clusters of more than one block");
   return success();
 }
 
@@ -519,6 +525,13 @@ LogicalResult MbarrierWaitOp::verify() {
 }
 
 LogicalResult MbarrierArriveOp::verify() {
+  if (getCluster()) {
+    auto roles = (*this)->getParentOfType<WarpSpecializeOp>();
+    if (!roles || roles.getClusterBlocks() == 1)
+      return emitOpError("on the cluster's mbarriers must be in a "
+                         "'tile.warp_specialize' with clusters of more than "
+                         "one block");
+  }
   return verifyBarriers(*this, getBarriers());
 }
 
@@ -556,6 +569,13 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
     result.addAttribute("consumer_groups",
                         parser.getBuilder().getI64IntegerAttr(groups));
   }
+  if (succeeded(parser.parseOptionalKeyword("cluster"))) {
+    int64_t blocks = 0;
+    if (parser.parseInteger(blocks))
+      return failure();
+    result.addAttribute("cluster_blocks",
+                        parser.getBuilder().getI64IntegerAttr(blocks));
+  }
   for (int region = 0; region < 2; ++region) {
     if (region == 1 && parser.parseKeyword("consumer"))
       return failure();
@@ -573,6 +593,8 @@ void WarpSpecializeOp::print(OpAsmPrinter &printer) {
     printer << "persistent ";
   if (getConsumerGroups() != 1)
     printer << "consumer_groups " << getConsumerGroups() << ' ';
+  if (getClusterBlocks() != 1)
+    printer << "cluster " << getClusterBlocks() << ' ';
   printer.printRegion(getProducer(), /*printEntryBlockArgs=*/false,
                       /*printBlockTerminators=*/false);
   printer << " consumer ";
@@ -581,7 +603,8 @@ void WarpSpecializeOp::print(OpAsmPrinter &printer) {
   printer.printOptionalAttrDictWithKeyword(
       (*this)->getAttrs(),
       /*elidedAttrs=*/{getProducerThreadsAttrName(), getPersistentAttrName(),
-                       getConsumerGroupsAttrName()});
+                       getConsumerGroupsAttrName(),
+                       getClusterBlocksAttrName()});
 }
 
 int64_t WarpSpecializeOp::getConsumerThreads() {
@@ -646,6 +669,12 @@ LogicalResult WarpSpecializeOp::verify() {
   if (getConsumerGroups() < 1)
     return emitOpError("needs at least one consumer group, got ")
            << getConsumerGroups();
+  int64_t cluster = getClusterBlocks();
+  if (cluster < 1 || cluster > 8 || !llvm::isPowerOf2_64(cluster))
+    return emitOpError("clusters must have 1, 2, 4 or 8 blocks, got ")
+           << cluster;
+  if (cluster > 1 && !getPersistent())
+    return emitOpError("with clusters must be persistent");
   if (getConsumerThreads() + producers > 1024)
     return emitOpError("a block of ")
            << getConsumerThreads() << " + " << producers

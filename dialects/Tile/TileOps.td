@@ -219,7 +219,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
     bytes to the transaction count of mbarrier `%s` of the rank-1 tile
     `%full`, arrives on it, and starts the copy, which completes on it
     (a `tile.mbarrier_wait` awaits it). Elements outside the tensor read
-    as 0.
+    as 0. With `{multicast}` (in a `tile.warp_specialize` with `cluster N`,
+    N > 1), the region is the same for every block of the cluster and each
+    block loads 1/N of its rows (rank r the r-th band of each TMA box) into
+    the tile of every block of the cluster, completing on each block's
+    mbarrier `%s`; the arrival adds the whole tile's bytes, as without it.
 
     With `staged %C_s` (set by `tile-pipeline-loops` on the epilogue of the
     consumers of a `tile.warp_specialize`), a whole rank-2 fragment is
@@ -236,7 +240,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments,
                        Optional<Tile_Buffer>:$barrier,
                        Optional<Index>:$barrierIndex,
                        Optional<Tile_Buffer>:$staging,
-                       UnitAttr:$async);
+                       UnitAttr:$async, UnitAttr:$multicast);
   let assemblyFormat = [{
     $source `[` $sourceIndices `]` `,` $target `[` $targetIndices `]`
     (`barrier` $barrier^ `[` $barrierIndex `]` `:` qualified(type($barrier)))?
@@ -418,8 +422,12 @@ def Tile_MbarrierArriveOp : Tile_Op<"mbarrier_arrive",
     reached it, one of them arrives for the warp; the warp's earlier
     accesses of shared memory happen before the completion of the
     barrier's phase. All threads of a warp run it together.
+
+    With `{cluster}` (in a `tile.warp_specialize` with `cluster N`, N > 1),
+    the warp arrives on mbarrier `%s` of every block of its cluster.
   }];
-  let arguments = (ins Tile_Buffer:$barriers, Index:$index);
+  let arguments = (ins Tile_Buffer:$barriers, Index:$index,
+                       UnitAttr:$cluster);
   let assemblyFormat = [{
     $barriers `[` $index `]` attr-dict `:` qualified(type($barriers))
   }];
@@ -482,9 +490,22 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize", [
     number g. Shared tiles are the block's: the region must keep the groups
     apart (`tile.stage_view` of a tile with one stage per group, turns
     taken through `tile.named_barrier`).
+
+    With `cluster N` (default 1; a persistent launch only), the runtime
+    launches the blocks in thread-block clusters of N (metadata
+    `launch.cluster`), and the N blocks of a cluster take N tiles of one
+    column of the grid together: tiles (x, N q + r) for r = 0..N-1, r the
+    block's rank in its cluster (`tile.tile_loop`), so that a producer copy
+    whose region does not depend on the y block index is the same for all
+    of them and is loaded once for the cluster (`tile.copy ... {multicast}`).
+    Where the grid has fewer rows than that, a block computes a tile below
+    the grid, whose loads read zeros and whose stores write nothing. The
+    blocks of a cluster pass a cluster barrier after the mbarriers are
+    initialized and again before they exit.
   }];
   let arguments = (ins I64Attr:$producer_threads, UnitAttr:$persistent,
-                       DefaultValuedAttr<I64Attr, "1">:$consumer_groups);
+                       DefaultValuedAttr<I64Attr, "1">:$consumer_groups,
+                       DefaultValuedAttr<I64Attr, "1">:$cluster_blocks);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

@@ -49,6 +49,10 @@ std::optional<TensorMapParam> requiredMap(tile::CopyOp copy) {
   TensorMapParam map;
   map.argument = argument.getArgNumber();
   map.boxRows = boxes->boxRows;
+  // Each block of a cluster loads its band of the rows of a multicast box.
+  if (copy.getMulticast())
+    map.boxRows /=
+        copy->getParentOfType<tile::WarpSpecializeOp>().getClusterBlocks();
   map.boxColumns = boxes->boxColumns;
   map.swizzleBytes = boxes->swizzleBytes;
   return map;

@@ -36,7 +36,8 @@ struct TmaBoxes {
 /// 128 bytes wide, and at most 256 rows).
 std::optional<TmaBoxes> describeTmaBoxes(mlir::tile::BufferType tile);
 
-/// One tensor map parameter of a kernel.
+/// One tensor map parameter of a kernel (for a multicast copy in clusters
+/// of N blocks, the box is each block's band: boxRows / N rows).
 struct TensorMapParam {
   /// The kernel argument (a global tensor) the map describes.
   unsigned argument = 0;

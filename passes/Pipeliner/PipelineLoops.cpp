@@ -325,6 +325,7 @@ namespace {
 
 struct PipelineLoops
     : public tilec::impl::TilePipelineLoopsBase<PipelineLoops> {
+  using TilePipelineLoopsBase::TilePipelineLoopsBase;
   void runOnOperation() override {
     SmallVector<tile::PipelinedOp> loops;
     getOperation().walk([&](tile::PipelinedOp loop) {
@@ -335,7 +336,7 @@ struct PipelineLoops
       std::optional<PipelinePlan> plan = planLoop(loop);
       if (!plan)
         continue;
-      if (warpSpecialize(loop, *plan))
+      if (warpSpecialize(loop, *plan, clusters))
         continue;
       stageTiles(*plan, loop.getStages());
       pipelineWithAsyncCopies(loop, *plan);

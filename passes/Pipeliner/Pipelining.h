@@ -51,8 +51,10 @@ void pipelineWithAsyncCopies(mlir::tile::PipelinedOp loop,
 
 /// Rewrites `loop` into a warp-specialized schedule, staging its tiles, if it
 /// qualifies (see WarpSpecialize.cpp): returns false, changing nothing, if
-/// it does not.
-bool warpSpecialize(mlir::tile::PipelinedOp loop, const PipelinePlan &plan);
+/// it does not. With `allowClusters`, the launch may run in thread-block
+/// clusters whose blocks share a producer's loads (TMA multicast).
+bool warpSpecialize(mlir::tile::PipelinedOp loop, const PipelinePlan &plan,
+                    bool allowClusters);
 
 } // namespace tilec
 

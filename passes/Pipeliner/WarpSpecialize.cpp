@@ -78,6 +78,18 @@
 // counts one group's warps. Each group has its own staging tile for the
 // TMA stores (one stage per group of a tile staged twice).
 //
+// Clusters. Where the loop's trip count does not depend on the y block
+// index, nothing but copies (which read zeros and drop writes outside their
+// tensors) uses it, and a producer's region does not depend on it (B of
+// C = A B: the same for every block of a grid column), the launch runs in
+// clusters of two blocks (`cluster 2`) that take the tiles (x, 2q) and
+// (x, 2q + 1) together. That producer's copy is `multicast`: each block
+// loads half of the rows of each of its TMA boxes into the stage of both
+// blocks, so the cluster reads the shared operand from L2 once. A stage is
+// free once the consumers of both blocks released it, so the consumers
+// arrive on the empty mbarrier of every block of the cluster (`{cluster}`,
+// each counting twice the warps).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Pipeliner/Pipelining.h"
@@ -109,6 +121,12 @@ constexpr int64_t kMaxPingPongElementsPerThread = 128;
 /// The named barriers before the groups' turns: 0 for the block, 1 + g for
 /// the threads of consumer group g (KernelLowering::emitBarrier).
 constexpr int64_t kFirstTurnBarrier = 1 + kPingPongGroups;
+
+/// The blocks of a cluster whose producers share a load.
+constexpr int64_t kClusterBlocks = 2;
+/// The rows of a swizzle pattern (1024, 512 or 256 bytes): each block's
+/// band of a multicast TMA box starts at a whole pattern.
+constexpr int64_t kSwizzlePatternRows = 8;
 
 /// The fewest rows a TMA store's staging tile holds.
 constexpr int64_t kMinStagingRows = 8;
@@ -144,6 +162,42 @@ uint64_t arenaBound(Operation *root, const PipelinePlan &plan, int64_t copies) {
   return arena;
 }
 
+/// True if `value` is computed from `index`.
+bool dependsOn(Value value, Value index) {
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> work = {value};
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    if (next == index)
+      return true;
+    if (!seen.insert(next).second)
+      continue;
+    if (Operation *def = next.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// True if only copies (through pure ops) use `index`: a block whose index
+/// is past the grid then reads zeros and writes nothing.
+bool onlyCopiesUse(Value index) {
+  llvm::SmallPtrSet<Value, 16> seen;
+  SmallVector<Value> work = {index};
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    if (!seen.insert(next).second)
+      continue;
+    for (Operation *user : next.getUsers()) {
+      if (isa<tile::CopyOp>(user))
+        continue;
+      if (user->getNumRegions() != 0 || !isMemoryEffectFree(user))
+        return false;
+      llvm::append_range(work, user->getResults());
+    }
+  }
+  return true;
+}
+
 /// True if `op` stays before the roles: an allocation (the roles and their
 /// tiles share it).
 bool isAllocation(Operation &op) {
@@ -160,6 +214,9 @@ public:
 
   /// True if the loop can take this schedule.
   bool qualifies();
+  /// Picks the producer whose copies a cluster shares (`multicast`), if
+  /// the launch can run in clusters (see the header).
+  void chooseCluster();
   void run();
 
 private:
@@ -195,6 +252,8 @@ private:
   void stageEpilogueStores(Value ready);
   /// True if the launch gets two consumer groups (see the header).
   bool choosePingPong();
+  /// Emits `mbarrier_arrive empty[stage]`, on every block of the cluster.
+  void releaseStage(Value stage);
   /// Emits `if condition { named_barrier turn[g], 2T }` for the group g
   /// running the consumers or, with `arrive`, arrives on the next group's.
   void emitTurn(Value condition, bool arrive);
@@ -211,6 +270,10 @@ private:
   Value full, empty;
   /// The consumer groups (kPingPongGroups or 1).
   int64_t groups = 1;
+  /// The blocks of a cluster (kClusterBlocks or 1), and the producer whose
+  /// copies they share.
+  int64_t clusterBlocks = 1;
+  tile::CopyOp multicast;
   /// In the consumer region of a ping-pong launch, its group's number, and
   /// whether the block has a tile after the group's current one.
   Value group, hasNextTile;
@@ -312,6 +375,39 @@ bool WarpSpecializer::qualifies() {
   return true;
 }
 
+void WarpSpecializer::chooseCluster() {
+  auto launch = cast<tile::LaunchOp>(loop->getParentOp());
+  if (!tile::getTarget(loop).hasFeature(TargetFeature::Clusters) ||
+      launch.getBlockIndices().size() < 2)
+    return;
+  Value row = launch.getBlockIndices()[1];
+  if (dependsOn(loop.getUpperBound(), row) || !onlyCopiesUse(row))
+    return;
+  // The largest tile whose region is the same in every row of the grid and
+  // whose boxes split into whole swizzle patterns.
+  uint64_t largest = 0;
+  for (tile::CopyOp producer : plan.producers) {
+    if (llvm::any_of(producer.getSourceIndices(),
+                     [&](Value index) { return dependsOn(index, row); }))
+      continue;
+    auto type = cast<tile::BufferType>(producer.getTarget().getType());
+    std::optional<TmaBoxes> boxes = describeTmaBoxes(type);
+    if (!boxes ||
+        boxes->boxRows % (kClusterBlocks * kSwizzlePatternRows) != 0 ||
+        sharedTileBytes(type) <= largest)
+      continue;
+    largest = sharedTileBytes(type);
+    multicast = producer;
+  }
+  if (multicast)
+    clusterBlocks = kClusterBlocks;
+}
+
+void WarpSpecializer::releaseStage(Value stage) {
+  auto arrive = tile::MbarrierArriveOp::create(builder, loc, empty, stage);
+  arrive.setCluster(clusterBlocks > 1);
+}
+
 bool WarpSpecializer::choosePingPong() {
   auto launch = cast<tile::LaunchOp>(loop->getParentOp());
   if (launch.getThreads() != kWarpgroupThreads ||
@@ -410,10 +506,11 @@ void WarpSpecializer::emitProducer(tile::WarpSpecializeOp roles, Value ready) {
     SmallVector<Value> indices;
     for (Value index : producer.getSourceIndices())
       indices.push_back(cloneForProducer(index, mapping));
-    tile::CopyOp::create(builder, producer.getLoc(), producer.getSource(),
-                         indices, mapping.lookup(producer.getTarget()),
-                         ValueRange(), full, stage, /*staging=*/nullptr,
-                         /*async=*/false);
+    auto copy = tile::CopyOp::create(
+        builder, producer.getLoc(), producer.getSource(), indices,
+        mapping.lookup(producer.getTarget()), ValueRange(), full, stage,
+        /*staging=*/nullptr, /*async=*/false);
+    copy.setMulticast(producer == multicast);
   }
 }
 
@@ -424,8 +521,7 @@ void WarpSpecializer::releasePrevious(Value k, Value g) {
   OpBuilder::InsertionGuard insertion(builder);
   builder.setInsertionPoint(guard.getThenRegion().front().getTerminator());
   Value previous = arith::SubIOp::create(builder, loc, g, constant(1));
-  tile::MbarrierArriveOp::create(
-      builder, loc, empty,
+  releaseStage(
       arith::RemUIOp::create(builder, loc, previous, constant(stages)));
 }
 
@@ -453,7 +549,7 @@ void WarpSpecializer::emitConsumerIteration(Value k, Value g, bool steady) {
   // the last iteration's synchronous GEMMs, its own is free too).
   releasePrevious(k, g);
   if (!steady)
-    tile::MbarrierArriveOp::create(builder, loc, empty, stage);
+    releaseStage(stage);
 }
 
 void WarpSpecializer::planEpilogueStores() {
@@ -543,7 +639,8 @@ void WarpSpecializer::run() {
                                       /*offset=*/nullptr);
   tile::MbarrierInitOp::create(builder, loc, full,
                                static_cast<int64_t>(plan.producers.size()));
-  tile::MbarrierInitOp::create(builder, loc, empty, launch.getThreads() / 32);
+  tile::MbarrierInitOp::create(builder, loc, empty,
+                               launch.getThreads() / 32 * clusterBlocks);
   llvm::SetVector<Value> tensors;
   for (tile::CopyOp producer : plan.producers)
     tensors.insert(producer.getSource());
@@ -555,6 +652,7 @@ void WarpSpecializer::run() {
   auto roles = tile::WarpSpecializeOp::create(builder, loc, kProducerThreads);
   roles.setPersistent(true);
   roles.setConsumerGroups(groups);
+  roles.setClusterBlocks(clusterBlocks);
 
   // Everything from the split on runs in the consumers, once per tile (per
   // tile of the group's share).
@@ -636,10 +734,13 @@ void WarpSpecializer::run() {
 
 } // namespace
 
-bool tilec::warpSpecialize(tile::PipelinedOp loop, const PipelinePlan &plan) {
+bool tilec::warpSpecialize(tile::PipelinedOp loop, const PipelinePlan &plan,
+                           bool allowClusters) {
   WarpSpecializer specializer(loop, plan);
   if (!specializer.qualifies())
     return false;
+  if (allowClusters)
+    specializer.chooseCluster();
   stageTiles(plan, loop.getStages());
   specializer.run();
   return true;

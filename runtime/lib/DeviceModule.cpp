@@ -96,7 +96,8 @@ Status checkResources(const KernelMetadata &metadata,
 /// The blocks of the kernel that `device` keeps resident at once: its
 /// multiprocessors times the blocks one of them holds by shared memory
 /// (with the 1 KiB the driver reserves per block), threads and registers;
-/// a limit the device does not report (0) does not bound it. At least 1.
+/// a limit the device does not report (0) does not bound it. A multiple of
+/// the blocks of a cluster, at least one cluster.
 uint32_t countResidentBlocks(const KernelMetadata &metadata,
                              const DeviceProperties &device) {
   const LaunchConfig &Launch = metadata.Launch;
@@ -116,6 +117,10 @@ uint32_t countResidentBlocks(const KernelMetadata &metadata,
         WarpRegisters * ((Threads + 31) / 32));
   int64_t Blocks = std::max<int64_t>(1, PerMultiprocessor) *
                    std::max(1, device.Multiprocessors);
+  // Whole clusters, at least one.
+  int64_t Cluster =
+      int64_t(Launch.Cluster[0]) * Launch.Cluster[1] * Launch.Cluster[2];
+  Blocks = std::max(Cluster, Blocks / Cluster * Cluster);
   return static_cast<uint32_t>(
       std::min<int64_t>(Blocks, std::numeric_limits<int32_t>::max()));
 }
@@ -168,6 +173,7 @@ Status DeviceModule::load(const DriverApi &api, const KernelMetadata &metadata,
     if (Loaded.ok()) {
       TILERT_TRY(Module->setAttributes(metadata));
       Module->ResidentBlocks = countResidentBlocks(metadata, Properties);
+      TILERT_TRY(Module->boundResidentClusters(metadata));
       out = std::move(Module);
       return Status::success();
     }
@@ -223,6 +229,38 @@ Status DeviceModule::loadImage(const KernelMetadata &metadata,
   return makeError(TILERT_ERROR_CUDA, metadata.Name, ": loading '", image.Path,
                    "' on ", deviceName, " failed: ", Call, ": ",
                    describeCuResult(Api, Result));
+}
+
+Status DeviceModule::boundResidentClusters(const KernelMetadata &metadata) {
+  const LaunchConfig &Launch = metadata.Launch;
+  uint32_t Blocks = Launch.Cluster[0] * Launch.Cluster[1] * Launch.Cluster[2];
+  if (Blocks == 1)
+    return Status::success();
+  // The blocks of a cluster run on the multiprocessors of one GPC, so a
+  // GPC with fewer free multiprocessors than a cluster's blocks holds none
+  // of it: the occupancy calculator knows how many fit at once.
+  CUlaunchAttribute Cluster = {};
+  Cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  Cluster.value.clusterDim.x = Launch.Cluster[0];
+  Cluster.value.clusterDim.y = Launch.Cluster[1];
+  Cluster.value.clusterDim.z = Launch.Cluster[2];
+  CUlaunchConfig Config = {};
+  Config.gridDimX = Launch.Cluster[0];
+  Config.gridDimY = Launch.Cluster[1];
+  Config.gridDimZ = Launch.Cluster[2];
+  Config.blockDimX = Launch.Block[0];
+  Config.blockDimY = Launch.Block[1];
+  Config.blockDimZ = Launch.Block[2];
+  Config.sharedMemBytes = Launch.DynamicSmem;
+  Config.attrs = &Cluster;
+  Config.numAttrs = 1;
+  int Clusters = 0;
+  TILERT_TRY(checkCu(
+      Api, Api.cuOccupancyMaxActiveClusters(&Clusters, Function, &Config),
+      "cuOccupancyMaxActiveClusters"));
+  if (Clusters > 0)
+    ResidentBlocks = std::min(ResidentBlocks, uint32_t(Clusters) * Blocks);
+  return Status::success();
 }
 
 Status DeviceModule::setAttributes(const KernelMetadata &metadata) {

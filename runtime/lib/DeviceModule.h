@@ -65,6 +65,10 @@ private:
   /// Sets the function attributes the launch configuration needs.
   Status setAttributes(const KernelMetadata &metadata);
 
+  /// Bounds ResidentBlocks, for a kernel launched in clusters, by the
+  /// clusters the device runs at once (cuOccupancyMaxActiveClusters).
+  Status boundResidentClusters(const KernelMetadata &metadata);
+
   void unloadLibrary();
 
   const DriverApi &Api;

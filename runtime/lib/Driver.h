@@ -46,6 +46,7 @@ namespace tilert::detail {
   X(cuFuncSetAttribute, 9000)                                                  \
   X(cuFuncLoad, 12040)                                                         \
   X(cuLaunchKernelEx, 11060)                                                   \
+  X(cuOccupancyMaxActiveClusters, 11070)                                       \
   X(cuTensorMapEncodeTiled, 12000)                                             \
   X(cuStreamGetCtx, 9020)                                                      \
   X(cuStreamCreate, 2000)                                                      \

@@ -151,9 +151,13 @@ Status launchBoundKernel(tilertKernel_st &kernel, const BoundArgs &args,
   if (Launch.Persistent) {
     // Each block loops over the tiles of the grid (any number of blocks
     // computes all of them): as many as stay resident, at most one a tile.
+    // In a launch of clusters (along x), whole clusters, at most one a
+    // tile: a cluster's blocks may share a tile's column of the grid or not
+    // (residentBlocks() counts whole clusters).
     uint64_t Tiles = uint64_t(Grid.Extent[0]) * Grid.Extent[1] * Grid.Extent[2];
+    uint64_t Blocks = Tiles * Launch.Cluster[0];
     Config.gridDimX = static_cast<unsigned>(
-        std::min<uint64_t>(Tiles, Module->residentBlocks()));
+        std::min<uint64_t>(Blocks, Module->residentBlocks()));
     Config.gridDimY = Config.gridDimZ = 1;
   }
   Config.blockDimX = Launch.Block[0];

@@ -60,7 +60,9 @@ Status computeGrid(const KernelMetadata &metadata,
       return axisError(metadata, dims, I, Status::success(), Value);
     Grid.Extent[I] = static_cast<uint32_t>(Value);
   }
-  if (!Grid.empty()) {
+  // A persistent launch's grid is its tiles': the blocks launched (whole
+  // clusters) are counted at launch.
+  if (!Grid.empty() && !metadata.Launch.Persistent) {
     for (size_t I = 0; I < 3; ++I)
       if (metadata.Launch.Cluster[I] != 1 &&
           Grid.Extent[I] % metadata.Launch.Cluster[I] != 0)

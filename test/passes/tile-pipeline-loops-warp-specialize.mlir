@@ -1,5 +1,6 @@
 // RUN: tile-opt %s --pass-pipeline='builtin.module(tile.kernel(tile-infer-layouts,tile-pipeline-loops))' --split-input-file | FileCheck %s
 
+// Without clusters (tile-pipeline-loops-clusters.mlir has them).
 // On sm_90a a GEMM loop whose GEMMs run on wgmma and whose copies TMA can
 // do is warp-specialized and the launch made persistent: full and empty
 // mbarriers per stage (full: one arrival per TMA copy; empty: one per

@@ -91,4 +91,10 @@ TEST_CASE("the grid must be a multiple of the cluster", "[grid]") {
                              "x = 2"));
   REQUIRE(computeGrid(M, {0, 1, 3}, Grid).ok());
   CHECK(Grid.empty());
+
+  // A persistent kernel's grid is its tiles': the runtime launches whole
+  // clusters of blocks for them.
+  M.Launch.Persistent = true;
+  REQUIRE(computeGrid(M, {5, 1, 3}, Grid).ok());
+  CHECK(Grid.Extent[0] == 5);
 }

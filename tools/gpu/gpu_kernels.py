@@ -95,8 +95,12 @@ def git_state():
     return commit.stdout.strip(), bool(status.stdout.strip())
 
 
+# The tilec flags a variant may add to its -D pairs.
+VARIANT_FLAGS = {"--clusters"}
+
+
 def read_variants():
-    """[(name, spec, [-D arguments])] from the variant list."""
+    """[(name, spec, [-D and flag arguments])] from the variant list."""
     variants, names = [], set()
     with open(os.path.join(ROOT, VARIANTS)) as f:
         for number, line in enumerate(f, 1):
@@ -109,8 +113,10 @@ def read_variants():
                 raise Error(f"{where}: bad or repeated variant name '{name}'")
             if not spec or not os.path.isfile(os.path.join(ROOT, spec)):
                 raise Error(f"{where}: no spec file '{spec}'")
-            if len(defines) % 2 or any(flag != "-D" for flag in defines[::2]):
-                raise Error(f"{where}: expected `-D NAME=VALUE` pairs after the spec")
+            pairs = [word for word in defines if word not in VARIANT_FLAGS]
+            if len(pairs) % 2 or any(flag != "-D" for flag in pairs[::2]):
+                raise Error(f"{where}: expected `-D NAME=VALUE` pairs (and "
+                            f"{', '.join(sorted(VARIANT_FLAGS))}) after the spec")
             names.add(name)
             variants.append((name, spec, defines))
     if not variants:

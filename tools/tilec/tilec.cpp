@@ -131,6 +131,9 @@ int main(int Argc, char **Argv) {
                "and division to PTX approximations (ex2.approx.ftz, "
                "rcp.approx.ftz, ...), as nvcc --use_fast_math does; also "
                "spelled --use_fast_math");
+  App.add_flag("--clusters", Options.Clusters,
+               "Let warp-specialized sm_90a GEMMs run in clusters of two "
+               "blocks that load B once for both (TMA multicast)");
   App.add_flag("--stats", Options.Stats,
                "Print each kernel's resources per architecture to standard "
                "error: registers, spills, stack, shared memory, barriers, "

@@ -285,6 +285,38 @@ Value KernelLowering::emitGridExtent(Location loc, unsigned dim) {
                                       extent);
 }
 
+std::pair<Value, Value> KernelLowering::emitClusterIndex(Location loc) {
+  Type i32 = builder.getI32Type();
+  auto index = [&](Value value) {
+    return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                        value)
+        .getResult();
+  };
+  Value ids[] = {NVVM::ClusterIdXOp::create(builder, loc, i32),
+                 NVVM::ClusterIdYOp::create(builder, loc, i32),
+                 NVVM::ClusterIdZOp::create(builder, loc, i32)};
+  Value counts[] = {NVVM::ClusterDimXOp::create(builder, loc, i32),
+                    NVVM::ClusterDimYOp::create(builder, loc, i32),
+                    NVVM::ClusterDimZOp::create(builder, loc, i32)};
+  Value linear, total;
+  for (unsigned dim = 3; dim-- > 0;) {
+    Value id = index(ids[dim]), count = index(counts[dim]);
+    linear = linear
+                 ? arith::AddIOp::create(
+                       builder, loc,
+                       arith::MulIOp::create(builder, loc, linear, count), id)
+                 : id;
+    total = total ? arith::MulIOp::create(builder, loc, total, count) : count;
+  }
+  return {linear, total};
+}
+
+Value KernelLowering::emitClusterRank(Location loc) {
+  return arith::IndexCastUIOp::create(
+      builder, loc, builder.getIndexType(),
+      NVVM::ClusterId::create(builder, loc, builder.getI32Type()));
+}
+
 void KernelLowering::emitGuarded(Location loc, Value condition,
                                  llvm::function_ref<void()> body) {
   if (!condition)

@@ -54,6 +54,20 @@ RasterizedBlock tilec::emitRasterizedBlock(OpBuilder &builder, Location loc,
   return {x, row};
 }
 
+int64_t tilec::getClusterBlocks(Operation *op) {
+  auto roles = op->getParentOfType<tile::WarpSpecializeOp>();
+  return roles ? roles.getClusterBlocks() : 1;
+}
+
+Value tilec::emitClusterBlockRow(OpBuilder &builder, Location loc,
+                                 Value clusterRow, Value rank,
+                                 int64_t clusterBlocks) {
+  Value scaled = arith::MulIOp::create(
+      builder, loc, clusterRow,
+      arith::ConstantIndexOp::create(builder, loc, clusterBlocks));
+  return arith::AddIOp::create(builder, loc, scaled, rank);
+}
+
 namespace {
 
 LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
@@ -69,9 +83,25 @@ LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
                            : lowering.emitGridExtent(loc, 0);
   Value gridY = persistent ? lane.map.lookup(launch.getGrid()[1])
                            : lowering.emitGridExtent(loc, 1);
-  RasterizedBlock block = emitRasterizedBlock(
-      builder, loc, lane.map.lookup(indices[0]), lane.map.lookup(indices[1]),
-      gridX, gridY, op.getPanel());
+  // In a launch of clusters, the tile loop left the row of the grid of
+  // clusters (ceil(Y / N) rows, panels of ceil(panel / N) of them): the
+  // block's own row follows from the rasterized one and its rank.
+  int64_t cluster = getClusterBlocks(op);
+  int64_t panel = op.getPanel();
+  if (cluster > 1) {
+    gridY = arith::DivUIOp::create(
+        builder, loc,
+        arith::AddIOp::create(builder, loc, gridY,
+                              lowering.indexConstant(loc, cluster - 1)),
+        lowering.indexConstant(loc, cluster));
+    panel = llvm::divideCeil(panel, cluster);
+  }
+  RasterizedBlock block =
+      emitRasterizedBlock(builder, loc, lane.map.lookup(indices[0]),
+                          lane.map.lookup(indices[1]), gridX, gridY, panel);
+  if (cluster > 1)
+    block.y = emitClusterBlockRow(builder, loc, block.y,
+                                  lowering.emitClusterRank(loc), cluster);
   lane.map.map(indices[0], block.x);
   lane.map.map(indices[1], block.y);
   return success();

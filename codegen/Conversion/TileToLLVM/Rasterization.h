@@ -45,6 +45,17 @@ RasterizedBlock emitRasterizedBlock(mlir::OpBuilder &builder,
                                     mlir::Value blockY, mlir::Value gridX,
                                     mlir::Value gridY, int64_t panel);
 
+/// The blocks of a thread-block cluster in the launch around `op`: the
+/// `cluster` of its `tile.warp_specialize`, 1 without one.
+int64_t getClusterBlocks(mlir::Operation *op);
+
+/// Emits the y block index of a block of rank `rank` in a cluster of
+/// `clusterBlocks` blocks that works on row `clusterRow` of the grid of
+/// clusters: clusterRow * clusterBlocks + rank (see tile.warp_specialize).
+mlir::Value emitClusterBlockRow(mlir::OpBuilder &builder, mlir::Location loc,
+                                mlir::Value clusterRow, mlir::Value rank,
+                                int64_t clusterBlocks);
+
 } // namespace tilec
 
 #endif // TILEC_CODEGEN_CONVERSION_TILETOLLVM_RASTERIZATION_H

@@ -12,25 +12,36 @@
 //   KernelLowering::getRegisterSplit); thread G T alone runs the producer
 //   region. The other threads run the consumer region, group g = tid / T with
 //   thread index tid - g T, whose barriers are `bar.sync 1 + g, T`
-//   (KernelLowering::emitBarrier).
+//   (KernelLowering::emitBarrier). With `cluster N`, every thread passes
+//   `barrier.cluster.arrive` and `wait` after both roles, so that no block
+//   exits while another of its cluster may still arrive on its mbarriers.
 // * `tile.consumer_group`: g; `tile.named_barrier`: `barrier.cta.sync` or
 //   `barrier.cta.arrive` (`.aligned`: whole warps reach it together).
 // * `tile.mbarrier_init`: thread 0 initializes each mbarrier, then
-//   `fence.mbarrier_init` and a barrier of the whole block (all roles).
+//   `fence.mbarrier_init` and a barrier of the whole block (all roles), or
+//   of the whole cluster in a launch of clusters (its blocks arrive on each
+//   other's mbarriers).
 // * `tile.mbarrier_wait`: `mbarrier.try_wait.parity` in a loop;
 //   `tile.mbarrier_arrive`: `bar.warp.sync`, then `mbarrier.arrive` by lane 0
-//   of each warp.
+//   of each warp; with `{cluster}`, on the mbarrier of each block r of the
+//   cluster (`mapa` r, `mbarrier.arrive.shared::cluster`).
 // * `tile.copy ... barrier` (TMA): `mbarrier.arrive.expect_tx` with the
 //   bytes of the tile, then one `cp.async.bulk.tensor.2d` per column panel
 //   of the tile's layout, at coordinates (column, row) of the region's
 //   origin, through the kernel's tensor map parameter (TensorMaps.h).
 //   Out-of-bounds elements are filled with zeros by TMA and count towards
-//   the bytes.
+//   the bytes. With `{multicast}` in clusters of N blocks, block r issues
+//   rows [r R / N, (r + 1) R / N) of each box of R rows (the tensor map's
+//   box has R / N rows) with `.multicast::cluster` to every block; the
+//   expected bytes are still the whole tile's, which lands in each block.
 // * `tile.tile_loop` (a persistent launch): the block takes tiles b, b + B,
 //   ... of the launch grid (b its linear index, B the blocks launched) and
 //   rebinds the launch's block indices to each tile's; with `from f step
 //   s`, only the tiles f, f + s, ... of that sequence. `tile.tile_count` is
-//   the length of the sequence.
+//   the length of the sequence. With `cluster N`, b and B count clusters
+//   (`%clusterid`, `%nclusterid`) over the grid of X by ceil(Y / N) tiles,
+//   and the block of rank r (`%cluster_ctarank`) takes row N y + r of each
+//   (after `tile.use_swizzle`'s rasterization of that grid, if any).
 // * `tile.tma_ready`: the rules the runtime checks before it encodes a map
 //   (docs/runtime.md), so that the kernel copies with TMA only through maps
 //   the runtime encoded (it passes zeros for a tensor that breaks them).
@@ -38,6 +49,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/TmaCopy.h"
+
+#include "codegen/Conversion/TileToLLVM/Rasterization.h"
 
 #include "passes/Analysis/AccessAnalysis.h"
 
@@ -106,9 +119,18 @@ LogicalResult lowerWarpSpecialize(KernelLowering &lowering,
   auto emitConsumers = [&] {
     return lowering.emitBlock(roles.getConsumer().front(), lane);
   };
-  if (roles.getConsumerGroups() == 1)
-    return emitConsumers();
-  return lowering.asConsumerGroup(loc, emitConsumers);
+  if (failed(roles.getConsumerGroups() == 1
+                 ? emitConsumers()
+                 : lowering.asConsumerGroup(loc, emitConsumers)))
+    return failure();
+  if (roles.getClusterBlocks() > 1) {
+    // No block of the cluster exits while another may still arrive on its
+    // mbarriers or write into its stages.
+    builder.setInsertionPointAfter(split);
+    NVVM::ClusterArriveOp::create(builder, loc, /*aligned=*/nullptr);
+    NVVM::ClusterWaitOp::create(builder, loc, /*aligned=*/nullptr);
+  }
+  return success();
 }
 
 /// The tiles of the launch grid that the block takes (see lowerTileLoop).
@@ -134,18 +156,29 @@ BlockTiles emitBlockTiles(KernelLowering &lowering, Operation *op, Lane &lane) {
   auto add = [&](Value a, Value b) {
     return arith::AddIOp::create(builder, loc, a, b).getResult();
   };
+  Value one = lowering.indexConstant(loc, 1);
+  int64_t cluster = getClusterBlocks(op);
+  if (cluster > 1) {
+    // The clusters take the tiles of a grid of ceil(Y / N) rows.
+    Value blocks = lowering.indexConstant(loc, cluster);
+    tiles.grid[1] = arith::DivUIOp::create(
+        builder, loc,
+        arith::SubIOp::create(builder, loc, add(tiles.grid[1], blocks), one),
+        blocks);
+    std::tie(tiles.first, tiles.blocks) = lowering.emitClusterIndex(loc);
+  } else {
+    // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
+    for (unsigned dim = 3; dim-- > 0;) {
+      Value index = lowering.emitBlockIndex(loc, dim);
+      Value extent = lowering.emitGridExtent(loc, dim);
+      tiles.first = tiles.first ? add(mul(tiles.first, extent), index) : index;
+      tiles.blocks = tiles.blocks ? mul(tiles.blocks, extent) : extent;
+    }
+  }
   Value total = tiles.grid[0];
   for (size_t dim = 1; dim < tiles.grid.size(); ++dim)
     total = mul(total, tiles.grid[dim]);
-  // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
-  for (unsigned dim = 3; dim-- > 0;) {
-    Value index = lowering.emitBlockIndex(loc, dim);
-    Value extent = lowering.emitGridExtent(loc, dim);
-    tiles.first = tiles.first ? add(mul(tiles.first, extent), index) : index;
-    tiles.blocks = tiles.blocks ? mul(tiles.blocks, extent) : extent;
-  }
   // ceil((tiles - b) / B) tiles, none if b >= tiles.
-  Value one = lowering.indexConstant(loc, 1);
   Value left = arith::SubIOp::create(builder, loc, total, tiles.first);
   Value count = arith::DivUIOp::create(
       builder, loc,
@@ -188,6 +221,16 @@ LogicalResult lowerTileLoop(KernelLowering &lowering, tile::TileLoopOp loop,
     inner.map.map(index, coordinate);
     if (dim + 1 < grid.size())
       tile = arith::DivUIOp::create(builder, loc, tile, grid[dim]);
+  }
+  // In a launch of clusters, the y index so far is the row of the grid of
+  // clusters; the rasterization, if any, makes it the block's own.
+  int64_t cluster = getClusterBlocks(loop);
+  if (cluster > 1 &&
+      loop.getBody().front().getOps<tile::UseSwizzleOp>().empty()) {
+    Value row = launch.getBlockIndices()[1];
+    inner.map.map(row,
+                  emitClusterBlockRow(builder, loc, inner.map.lookup(row),
+                                      lowering.emitClusterRank(loc), cluster));
   }
   // A tile whose epilogue is staged for a TMA store reads the thread index
   // afresh: otherwise LLVM hoists the addresses of the register-store
@@ -258,8 +301,17 @@ LogicalResult lowerMbarrierInit(KernelLowering &lowering,
           count, /*predicate=*/Value());
   });
   NVVM::FenceMbarrierInitOp::create(builder, loc);
-  // Every role waits for the initialization (barrier 0: the whole block).
-  NVVM::Barrier0Op::create(builder, loc);
+  auto launch = init->getParentOfType<tile::LaunchOp>();
+  tile::WarpSpecializeOp roles = launch.getWarpSpecialize();
+  if (roles && roles.getClusterBlocks() > 1) {
+    // Every role of every block of the cluster waits for the
+    // initialization: the blocks arrive on each other's mbarriers.
+    NVVM::ClusterArriveOp::create(builder, loc, builder.getUnitAttr());
+    NVVM::ClusterWaitOp::create(builder, loc, builder.getUnitAttr());
+  } else {
+    // Every role waits for the initialization (barrier 0: the whole block).
+    NVVM::Barrier0Op::create(builder, loc);
+  }
   return success();
 }
 
@@ -293,9 +345,25 @@ LogicalResult lowerMbarrierArrive(KernelLowering &lowering,
                                         lowering.indexConstant(loc, 32));
   Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                       laneId, lowering.indexConstant(loc, 0));
+  int64_t cluster = getClusterBlocks(arrive);
   lowering.emitGuarded(loc, first, [&] {
-    NVVM::MBarrierArriveOp::create(builder, loc, builder.getI64Type(), *pointer,
-                                   /*count=*/Value());
+    if (!arrive.getCluster()) {
+      NVVM::MBarrierArriveOp::create(builder, loc, builder.getI64Type(),
+                                     *pointer, /*count=*/Value());
+      return;
+    }
+    // Release at CTA scope, as a local arrival: what the warp did before
+    // (its wgmma reads of the stage, waited for) is complete; a release at
+    // cluster scope would wait for the warp's wgmma still in flight.
+    auto clusterPointer = LLVM::LLVMPointerType::get(builder.getContext(),
+                                                     /*shared::cluster=*/7);
+    for (int64_t rank = 0; rank < cluster; ++rank) {
+      Value remote =
+          NVVM::MapaOp::create(builder, loc, clusterPointer, *pointer,
+                               i32Constant(builder, loc, rank));
+      NVVM::MBarrierArriveOp::create(builder, loc, /*res=*/Type(), remote,
+                                     /*count=*/Value());
+    }
   });
   return success();
 }
@@ -368,7 +436,21 @@ LogicalResult tilec::emitTmaCopy(KernelLowering &lowering, tile::CopyOp copy,
       builder, loc, /*res=*/Type(), *barrier, i32Constant(builder, loc, bytes),
       NVVM::MemScopeKind::CTA, /*relaxed=*/false, /*predicate=*/Value());
   SmallVector<Value> origin = lowering.lookup(lane, copy.getSourceIndices());
-  Value row = toI32(builder, loc, origin[0]);
+  // A multicast copy: this block's band of rows of each box, into every
+  // block of the cluster.
+  Value firstRow = lowering.indexConstant(loc, 0);
+  Value multicastMask;
+  if (copy.getMulticast()) {
+    int64_t cluster = getClusterBlocks(copy);
+    firstRow = arith::MulIOp::create(
+        builder, loc, lowering.emitClusterRank(loc),
+        lowering.indexConstant(loc, boxes->boxRows / cluster));
+    multicastMask =
+        LLVM::ConstantOp::create(builder, loc, builder.getI16Type(),
+                                 builder.getI16IntegerAttr((1 << cluster) - 1));
+  }
+  Value row = toI32(builder, loc,
+                    arith::AddIOp::create(builder, loc, origin[0], firstRow));
   auto clusterPointer =
       LLVM::LLVMPointerType::get(builder.getContext(), /*shared::cluster=*/7);
   for (int64_t panel = 0; panel < boxes->panels; ++panel) {
@@ -376,13 +458,13 @@ LogicalResult tilec::emitTmaCopy(KernelLowering &lowering, tile::CopyOp copy,
     Value column =
         toI32(builder, loc,
               arith::AddIOp::create(builder, loc, origin[1], firstColumn));
-    Value destination = lowering.sharedElementPointer(
-        loc, *tile, {lowering.indexConstant(loc, 0), firstColumn});
+    Value destination =
+        lowering.sharedElementPointer(loc, *tile, {firstRow, firstColumn});
     destination = LLVM::AddrSpaceCastOp::create(builder, loc, clusterPointer,
                                                 destination);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         builder, loc, destination, map, ValueRange{column, row}, *barrier,
-        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+        /*im2colOffsets=*/ValueRange(), multicastMask,
         /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
         /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
   }

@@ -267,3 +267,65 @@ tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["
     tile.named_barrier %c1, 48
   }
 }
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op clusters must have 1, 2, 4 or 8 blocks, got 3}}
+    tile.warp_specialize producer_threads 128 persistent cluster 3 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    // expected-error @+1 {{'tile.warp_specialize' op with clusters must be persistent}}
+    tile.warp_specialize producer_threads 128 cluster 2 {
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %c0 = arith.constant 0 : index
+    tile.warp_specialize producer_threads 128 persistent {
+      // expected-error @+1 {{'tile.copy' op with multicast must be in a 'tile.warp_specialize' with clusters of more than one block}}
+      tile.copy %A[%c0, %c0], %a[] barrier %bars[%c0] : !tile.buffer<4xi64, shared> {multicast} : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+    } consumer {
+    }
+  }
+}
+
+// -----
+
+tile.kernel @k(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.copy' op with multicast needs a barrier (a TMA copy)}}
+    tile.copy %A[%c0, %c0], %a[] {multicast} : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+  }
+}
+
+// -----
+
+tile.kernel @k(%X: !tile.buffer<?xf32, global> {tile.name = "X", tile.shape = ["M"]}, %M: index {tile.name = "M"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %bars = tile.alloc_shared : !tile.buffer<4xi64, shared>
+    %c0 = arith.constant 0 : index
+    tile.warp_specialize producer_threads 128 persistent {
+    } consumer {
+      // expected-error @+1 {{'tile.mbarrier_arrive' op on the cluster's mbarriers must be in a 'tile.warp_specialize' with clusters of more than one block}}
+      tile.mbarrier_arrive %bars[%c0] {cluster} : !tile.buffer<4xi64, shared>
+    }
+  }
+}

@@ -123,6 +123,26 @@ tile.kernel @consumer_groups(%X: !tile.buffer<?xf32, global> {tile.name = "X", t
   }
 }
 
+// Clusters: the roles' cluster size, a multicast TMA copy and an arrival on
+// the cluster's mbarriers print and parse back.
+// CHECK-LABEL: tile.kernel @clusters
+// CHECK: tile.warp_specialize producer_threads 128 persistent consumer_groups 2 cluster 2 {
+// CHECK:   tile.copy %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[] barrier %{{.*}}[%{{.*}}] : !tile.buffer<2xi64, shared> {multicast} :
+// CHECK: } consumer {
+// CHECK:   tile.mbarrier_arrive %{{.*}}[%{{.*}}] {cluster} : !tile.buffer<2xi64, shared>
+tile.kernel @clusters(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]}, %M: index {tile.name = "M"}, %K: index {tile.name = "K"}) {
+  tile.launch grid(%M) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %bars = tile.alloc_shared : !tile.buffer<2xi64, shared>
+    %c0 = arith.constant 0 : index
+    tile.warp_specialize producer_threads 128 persistent consumer_groups 2 cluster 2 {
+      tile.copy %A[%c0, %c0], %a[] barrier %bars[%c0] : !tile.buffer<2xi64, shared> {multicast} : !tile.buffer<?x?xf16, global>, !tile.buffer<64x64xf16, shared>
+    } consumer {
+      tile.mbarrier_arrive %bars[%c0] {cluster} : !tile.buffer<2xi64, shared>
+    }
+  }
+}
+
 // The ops of the warp-specialized schedule print and parse back.
 // CHECK-LABEL: tile.kernel @warp_specialized
 // CHECK: tile.mbarrier_init %[[FULL:.*]] count 1 : !tile.buffer<2xi64, shared>

@@ -242,6 +242,25 @@ CUresult CUDAAPI fakeFuncLoad(CUfunction) {
   return CUDA_SUCCESS;
 }
 
+/// As many clusters as the device's 132 multiprocessors hold, one block
+/// each: a 16-block cluster fits 7 times (one a GPC, as on an H100).
+CUresult CUDAAPI fakeOccupancyMaxActiveClusters(int *clusters,
+                                                CUfunction function,
+                                                const CUlaunchConfig *config) {
+  count(Id_cuOccupancyMaxActiveClusters);
+  if (!clusters || !config ||
+      function != reinterpret_cast<CUfunction>(&FunctionStorage))
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned Blocks = 1;
+  for (unsigned I = 0; I < config->numAttrs; ++I)
+    if (config->attrs[I].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      Blocks = config->attrs[I].value.clusterDim.x *
+               config->attrs[I].value.clusterDim.y *
+               config->attrs[I].value.clusterDim.z;
+  *clusters = Blocks == 16 ? 7 : static_cast<int>(132 / Blocks);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI fakeLaunchKernelEx(const CUlaunchConfig *config,
                                     CUfunction function, void **params,
                                     void **extra) {
@@ -422,6 +441,8 @@ void *entryPoint(int id) {
     return reinterpret_cast<void *>(&fakeFuncLoad);
   case Id_cuLaunchKernelEx:
     return reinterpret_cast<void *>(&fakeLaunchKernelEx);
+  case Id_cuOccupancyMaxActiveClusters:
+    return reinterpret_cast<void *>(&fakeOccupancyMaxActiveClusters);
   case Id_cuStreamGetCtx:
     return reinterpret_cast<void *>(&fakeStreamGetCtx);
   case Id_cuStreamCreate:

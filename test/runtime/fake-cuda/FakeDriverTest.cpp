@@ -90,24 +90,38 @@ TEST_CASE("a launch reaches the driver with the ABI's parameters",
   CHECK((Launch.params[7] & 0xff) == 1);
 }
 
-TEST_CASE("a persistent launch starts the blocks that stay resident, at "
-          "most one a tile",
-          "[fake-driver]") {
-  TempDir Dir;
+/// The metadata of a persistent GEMM-like kernel of 128 x 64 tiles with
+/// 192 KiB of shared memory and 168 registers.
+static json persistentMetadata() {
   json Document = gemmLikeMetadata();
   Document["schema"] = "tilec.kernel/1.2";
   Document["launch"]["grid"] = {"ceildiv(N, 128)", "ceildiv(M, 64)", "1"};
   Document["launch"]["persistent"] = true;
   Document["launch"]["dynamic_smem"] = 196608;
   Document["resources"]["registers"] = 168;
+  return Document;
+}
+
+/// Launches the GEMM-like `kernel` on M x 7 and 7 x N operands and returns
+/// what the driver was given.
+static FakeCudaLaunch launchGemmLike(tilert::Kernel &kernel, int64_t M,
+                                     int64_t N) {
+  FakeTensor A(TILERT_DTYPE_F32, {M, 7}), B(TILERT_DTYPE_F32, {7, N}),
+      C(TILERT_DTYPE_F32, {M, 128});
+  kernel.launch({A.get(), B.get(), C.get()},
+                {tilert::Scalar::f32(1.0f), tilert::Scalar::boolean(false)},
+                streamValue(0x5000));
+  return lastLaunch();
+}
+
+TEST_CASE("a persistent launch starts the blocks that stay resident, at "
+          "most one a tile",
+          "[fake-driver]") {
+  TempDir Dir;
+  json Document = persistentMetadata();
   tilert::Kernel Kernel(Dir.writeKernel(Document));
   auto LaunchGrid = [&](int64_t M, int64_t N) {
-    FakeTensor A(TILERT_DTYPE_F32, {M, 7}), B(TILERT_DTYPE_F32, {7, N}),
-        C(TILERT_DTYPE_F32, {M, 128});
-    Kernel.launch({A.get(), B.get(), C.get()},
-                  {tilert::Scalar::f32(1.0f), tilert::Scalar::boolean(false)},
-                  streamValue(0x5000));
-    FakeCudaLaunch Launch = lastLaunch();
+    FakeCudaLaunch Launch = launchGemmLike(Kernel, M, N);
     return std::array<uint32_t, 3>{Launch.grid[0], Launch.grid[1],
                                    Launch.grid[2]};
   };
@@ -122,12 +136,34 @@ TEST_CASE("a persistent launch starts the blocks that stay resident, at "
   Document["launch"]["dynamic_smem"] = 49152;
   Document["resources"]["registers"] = 96;
   tilert::Kernel Small(Dir.writeKernel(Document));
-  FakeTensor A(TILERT_DTYPE_F32, {4096, 7}), B(TILERT_DTYPE_F32, {7, 4096}),
-      C(TILERT_DTYPE_F32, {4096, 128});
-  Small.launch({A.get(), B.get(), C.get()},
-               {tilert::Scalar::f32(1.0f), tilert::Scalar::boolean(false)},
-               streamValue(0x5000));
-  CHECK(lastLaunch().grid[0] == 4 * 132);
+  CHECK(launchGemmLike(Small, 4096, 4096).grid[0] == 4 * 132);
+}
+
+TEST_CASE("a persistent launch of clusters starts whole clusters, at most "
+          "one a tile",
+          "[fake-driver]") {
+  TempDir Dir;
+  json Document = persistentMetadata();
+  Document["launch"]["cluster"] = {2, 1, 1};
+  tilert::Kernel Kernel(Dir.writeKernel(Document));
+  // 3 x 1 tiles (a grid of 3, not a multiple of the cluster): a cluster
+  // for each, as the blocks of a cluster share a column of tiles.
+  FakeCudaLaunch Few = launchGemmLike(Kernel, 10, 300);
+  CHECK(Few.grid[0] == 6);
+  CHECK(Few.grid[1] == 1);
+  CHECK(Few.num_attributes == 1);
+  // Many tiles: the 132 blocks that stay resident, 66 clusters.
+  CHECK(launchGemmLike(Kernel, 4096, 4096).grid[0] == 132);
+
+  // With 64 KiB, three blocks fit on a multiprocessor: 396 blocks, 384 in
+  // whole clusters of 16; but the occupancy calculator runs only 7 clusters
+  // of 16 at once (one a GPC on the fake device): 112 blocks.
+  Document["launch"]["dynamic_smem"] = 65536;
+  Document["resources"]["registers"] = 96;
+  Document["launch"]["cluster"] = {16, 1, 1};
+  tilert::Kernel Sixteen(Dir.writeKernel(Document));
+  CHECK(launchGemmLike(Sixteen, 4096, 4096).grid[0] == 112);
+  CHECK(fakeDriver().callCount("cuOccupancyMaxActiveClusters") >= 1);
 }
 
 TEST_CASE("launch.persistent must be a boolean", "[fake-driver]") {
