@@ -100,6 +100,7 @@
 #include "passes/Layout/SharedLayoutChoice.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -380,7 +381,11 @@ void WarpSpecializer::chooseCluster() {
   if (!tile::getTarget(loop).hasFeature(TargetFeature::Clusters) ||
       launch.getBlockIndices().size() < 2)
     return;
+  // A grid of one row (or a body that ignores the row) would leave every
+  // cluster's second block without a tile.
   Value row = launch.getBlockIndices()[1];
+  if (row.use_empty() || matchPattern(launch.getGrid()[1], m_One()))
+    return;
   if (dependsOn(loop.getUpperBound(), row) || !onlyCopiesUse(row))
     return;
   // The largest tile whose region is the same in every row of the grid and

@@ -158,3 +158,38 @@ tile.kernel @no_shared_region(%A: !tile.buffer<?x?xf16, global> {tile.name = "A"
   }
 }
 }
+
+// -----
+
+// A grid of one row: every cluster's second block would have no tile.
+// CHECK-LABEL: tile.kernel @one_row
+// CHECK: tile.warp_specialize producer_threads 128 persistent {
+// CHECK-NOT: multicast
+module attributes {tile.target = #tile.target<"sm_90a", ptx = 83>} {
+tile.kernel @one_row(%A: !tile.buffer<?x?xf16, global> {tile.name = "A", tile.shape = ["M", "K"]},
+                     %B: !tile.buffer<?x?xf16, global> {tile.name = "B", tile.shape = ["K", "N"]},
+                     %Cg: !tile.buffer<?x?xf16, global> {tile.name = "C", tile.shape = ["M", "N"]},
+                     %M: index {tile.name = "M"}, %K: index {tile.name = "K"}, %N: index {tile.name = "N"}) {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  tile.launch grid(%N, %c1) threads(256) as (%bx, %by) {
+    %a = tile.alloc_shared : !tile.buffer<128x64xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<64x128xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x128xf32, fragment>
+    tile.clear %c : !tile.buffer<128x128xf32, fragment>
+    %n = arith.ceildivsi %K, %c64 : index
+    tile.pipelined %k to %n stages 4 {
+      %row = arith.muli %by, %c128 : index
+      %col = arith.muli %k, %c64 : index
+      %bcol = arith.muli %bx, %c128 : index
+      tile.copy %A[%row, %col], %a[] : !tile.buffer<?x?xf16, global>, !tile.buffer<128x64xf16, shared>
+      tile.copy %B[%col, %bcol], %b[] : !tile.buffer<?x?xf16, global>, !tile.buffer<64x128xf16, shared>
+      tile.gemm %a, %b, %c : !tile.buffer<128x64xf16, shared>, !tile.buffer<64x128xf16, shared>, !tile.buffer<128x128xf32, fragment>
+    }
+    %row = arith.muli %by, %c128 : index
+    %bcol = arith.muli %bx, %c128 : index
+    tile.copy %c[], %Cg[%row, %bcol] : !tile.buffer<128x128xf32, fragment>, !tile.buffer<?x?xf16, global>
+  }
+}
+}
