@@ -285,30 +285,29 @@ Value KernelLowering::emitGridExtent(Location loc, unsigned dim) {
                                       extent);
 }
 
-std::pair<Value, Value> KernelLowering::emitClusterIndex(Location loc) {
+Value KernelLowering::emitClusterIndex(Location loc, unsigned dim) {
   Type i32 = builder.getI32Type();
-  auto index = [&](Value value) {
-    return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
-                                        value)
-        .getResult();
-  };
-  Value ids[] = {NVVM::ClusterIdXOp::create(builder, loc, i32),
-                 NVVM::ClusterIdYOp::create(builder, loc, i32),
-                 NVVM::ClusterIdZOp::create(builder, loc, i32)};
-  Value counts[] = {NVVM::ClusterDimXOp::create(builder, loc, i32),
-                    NVVM::ClusterDimYOp::create(builder, loc, i32),
-                    NVVM::ClusterDimZOp::create(builder, loc, i32)};
-  Value linear, total;
-  for (unsigned dim = 3; dim-- > 0;) {
-    Value id = index(ids[dim]), count = index(counts[dim]);
-    linear = linear
-                 ? arith::AddIOp::create(
-                       builder, loc,
-                       arith::MulIOp::create(builder, loc, linear, count), id)
-                 : id;
-    total = total ? arith::MulIOp::create(builder, loc, total, count) : count;
-  }
-  return {linear, total};
+  Value id;
+  if (dim == 0)
+    id = NVVM::ClusterIdXOp::create(builder, loc, i32);
+  else if (dim == 1)
+    id = NVVM::ClusterIdYOp::create(builder, loc, i32);
+  else
+    id = NVVM::ClusterIdZOp::create(builder, loc, i32);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(), id);
+}
+
+Value KernelLowering::emitClusterCount(Location loc, unsigned dim) {
+  Type i32 = builder.getI32Type();
+  Value count;
+  if (dim == 0)
+    count = NVVM::ClusterDimXOp::create(builder, loc, i32);
+  else if (dim == 1)
+    count = NVVM::ClusterDimYOp::create(builder, loc, i32);
+  else
+    count = NVVM::ClusterDimZOp::create(builder, loc, i32);
+  return arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                      count);
 }
 
 Value KernelLowering::emitClusterRank(Location loc) {

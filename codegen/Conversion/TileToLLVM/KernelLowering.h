@@ -162,9 +162,12 @@ public:
   mlir::Value emitBlockIndex(mlir::Location loc, unsigned dim);
   /// Emits a read of the grid's extent (`nctaid`) in dimension `dim`.
   mlir::Value emitGridExtent(mlir::Location loc, unsigned dim);
-  /// Emits the linear index of the block's thread-block cluster among those
-  /// launched and their number (`%clusterid`, `%nclusterid`; x fastest).
-  std::pair<mlir::Value, mlir::Value> emitClusterIndex(mlir::Location loc);
+  /// Emits a read of the index of the block's thread-block cluster
+  /// (`%clusterid`) in dimension `dim`, as an `index`.
+  mlir::Value emitClusterIndex(mlir::Location loc, unsigned dim);
+  /// Emits a read of the clusters launched (`%nclusterid`) in dimension
+  /// `dim`, as an `index`.
+  mlir::Value emitClusterCount(mlir::Location loc, unsigned dim);
   /// Emits the block's rank in its cluster (`%cluster_ctarank`), an `index`.
   mlir::Value emitClusterRank(mlir::Location loc);
   /// The row and column, in the warp grid of `tiling`, of the thread's warp

@@ -59,6 +59,16 @@ int64_t tilec::getClusterBlocks(Operation *op) {
   return roles ? roles.getClusterBlocks() : 1;
 }
 
+Value tilec::emitClusterGridRows(OpBuilder &builder, Location loc,
+                                 Value gridRows, int64_t clusterBlocks) {
+  Value padded = arith::AddIOp::create(
+      builder, loc, gridRows,
+      arith::ConstantIndexOp::create(builder, loc, clusterBlocks - 1));
+  return arith::DivUIOp::create(
+      builder, loc, padded,
+      arith::ConstantIndexOp::create(builder, loc, clusterBlocks));
+}
+
 Value tilec::emitClusterBlockRow(OpBuilder &builder, Location loc,
                                  Value clusterRow, Value rank,
                                  int64_t clusterBlocks) {
@@ -89,11 +99,7 @@ LogicalResult lowerUseSwizzle(KernelLowering &lowering, tile::UseSwizzleOp op,
   int64_t cluster = getClusterBlocks(op);
   int64_t panel = op.getPanel();
   if (cluster > 1) {
-    gridY = arith::DivUIOp::create(
-        builder, loc,
-        arith::AddIOp::create(builder, loc, gridY,
-                              lowering.indexConstant(loc, cluster - 1)),
-        lowering.indexConstant(loc, cluster));
+    gridY = emitClusterGridRows(builder, loc, gridY, cluster);
     panel = llvm::divideCeil(panel, cluster);
   }
   RasterizedBlock block =

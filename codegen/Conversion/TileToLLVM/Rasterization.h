@@ -49,6 +49,11 @@ RasterizedBlock emitRasterizedBlock(mlir::OpBuilder &builder,
 /// `cluster` of its `tile.warp_specialize`, 1 without one.
 int64_t getClusterBlocks(mlir::Operation *op);
 
+/// Emits the rows of the grid of clusters of `clusterBlocks` blocks over a
+/// grid of `gridRows` rows: ceil(gridRows / clusterBlocks).
+mlir::Value emitClusterGridRows(mlir::OpBuilder &builder, mlir::Location loc,
+                                mlir::Value gridRows, int64_t clusterBlocks);
+
 /// Emits the y block index of a block of rank `rank` in a cluster of
 /// `clusterBlocks` blocks that works on row `clusterRow` of the grid of
 /// clusters: clusterRow * clusterBlocks + rank (see tile.warp_specialize).

@@ -156,29 +156,26 @@ BlockTiles emitBlockTiles(KernelLowering &lowering, Operation *op, Lane &lane) {
   auto add = [&](Value a, Value b) {
     return arith::AddIOp::create(builder, loc, a, b).getResult();
   };
-  Value one = lowering.indexConstant(loc, 1);
+  // In a launch of clusters, the clusters take the tiles of a grid of
+  // ceil(Y / N) rows, and b and B count clusters.
   int64_t cluster = getClusterBlocks(op);
-  if (cluster > 1) {
-    // The clusters take the tiles of a grid of ceil(Y / N) rows.
-    Value blocks = lowering.indexConstant(loc, cluster);
-    tiles.grid[1] = arith::DivUIOp::create(
-        builder, loc,
-        arith::SubIOp::create(builder, loc, add(tiles.grid[1], blocks), one),
-        blocks);
-    std::tie(tiles.first, tiles.blocks) = lowering.emitClusterIndex(loc);
-  } else {
-    // b = x + X * (y + Y * z), B = X * Y * Z over the blocks launched.
-    for (unsigned dim = 3; dim-- > 0;) {
-      Value index = lowering.emitBlockIndex(loc, dim);
-      Value extent = lowering.emitGridExtent(loc, dim);
-      tiles.first = tiles.first ? add(mul(tiles.first, extent), index) : index;
-      tiles.blocks = tiles.blocks ? mul(tiles.blocks, extent) : extent;
-    }
+  if (cluster > 1)
+    tiles.grid[1] = emitClusterGridRows(builder, loc, tiles.grid[1], cluster);
+  // b = x + X * (y + Y * z), B = X * Y * Z over the blocks (or clusters)
+  // launched.
+  for (unsigned dim = 3; dim-- > 0;) {
+    Value index = cluster > 1 ? lowering.emitClusterIndex(loc, dim)
+                              : lowering.emitBlockIndex(loc, dim);
+    Value extent = cluster > 1 ? lowering.emitClusterCount(loc, dim)
+                               : lowering.emitGridExtent(loc, dim);
+    tiles.first = tiles.first ? add(mul(tiles.first, extent), index) : index;
+    tiles.blocks = tiles.blocks ? mul(tiles.blocks, extent) : extent;
   }
   Value total = tiles.grid[0];
   for (size_t dim = 1; dim < tiles.grid.size(); ++dim)
     total = mul(total, tiles.grid[dim]);
   // ceil((tiles - b) / B) tiles, none if b >= tiles.
+  Value one = lowering.indexConstant(loc, 1);
   Value left = arith::SubIOp::create(builder, loc, total, tiles.first);
   Value count = arith::DivUIOp::create(
       builder, loc,
