@@ -105,6 +105,47 @@ def Tile_ReplicatedLayoutAttr : AttrDef<Tile_Dialect, "ReplicatedLayout",
   }];
 }
 
+def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout",
+    [DeclareAttrInterfaceMethods<Tile_DistributedLayoutAttrInterface>]> {
+  let mnemonic = "slice";
+  let summary = "a row or column vector laid out as the rows or columns of "
+                "an accumulator";
+  let description = [{
+    `#tile.slice<#tile.mma<warps_m = 8, warps_n = 1>, dim = 1>` lays out a
+    rank-1 tile as the result of reducing a rank-2 tile in the parent
+    `#tile.mma` layout along `dim`: every thread holds the elements of the
+    rows (`dim = 1`) or columns (`dim = 0`) its parent registers hold, once
+    each. With `g = lane / 4` and `t = lane % 4` (MmaTiling), register `r`
+    of a lane holds, for `dim = 1`, row `g + 8 * (r % 2)` of the warp's
+    `m = r / 2`-th 16-row accumulator tile (2 registers per 16-row tile),
+    and for `dim = 0` column `2 * t + r % 2` of its `n = r / 2`-th 8-column
+    tile (2 per 8-column tile). Register `r` of the
+    parent holds, in the slice, register `2 * m + (r % 4) / 2` (`dim = 1`)
+    or `2 * n + r % 2` (`dim = 0`) of its accumulator tile `(m, n)`. So a
+    parallel loop over the parent's tile reads a row statistic `m[i]` (or a
+    column vector `v[j]`) from the thread's own registers, as
+    FlashAttention's row maximum and sum are held. An element is held by
+    several threads (the 4 lanes of a quad and every warp column for
+    `dim = 1`); they keep their copies equal by computing the same values,
+    and one of them stores it to memory.
+  }];
+  let parameters = (ins "MmaLayoutAttr":$parent, "int64_t":$dim);
+  let assemblyFormat = "`<` qualified($parent) `,` `dim` `=` $dim `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The parent's tiling of the rank-2 tiles whose slice along `dim` is a
+    /// tile of `shape` (their other extent does not matter), or failure if
+    /// the layout does not apply to it.
+    ::mlir::FailureOr<MmaTiling> getParentTiling(::llvm::ArrayRef<int64_t> shape) const;
+    /// The slice register that register `parentReg` of a tile in the
+    /// parent layout, cut as `tiling`, reads its row (column) from.
+    int64_t getSliceRegister(const MmaTiling &tiling, int64_t parentReg) const;
+    /// True if `shape` is the slice along `dim` of `parentShape`.
+    bool isSliceOf(::llvm::ArrayRef<int64_t> shape,
+                   ::llvm::ArrayRef<int64_t> parentShape) const;
+  }];
+}
+
 def Tile_SwizzledLayoutAttr : AttrDef<Tile_Dialect, "SwizzledLayout",
     [DeclareAttrInterfaceMethods<Tile_SharedLayoutAttrInterface>]> {
   let mnemonic = "swizzled";

@@ -152,6 +152,71 @@ MmaLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
 }
 
 //===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        MmaLayoutAttr parent, int64_t dim) {
+  if (!parent)
+    return emitError() << "a slice needs a #tile.mma parent layout";
+  if (dim != 0 && dim != 1)
+    return emitError() << "dim must be 0 or 1 (the sliced dimension of the "
+                          "parent's rank-2 tile), got "
+                       << dim;
+  return success();
+}
+
+FailureOr<MmaTiling>
+SliceLayoutAttr::getParentTiling(ArrayRef<int64_t> shape) const {
+  if (shape.size() != 1)
+    return failure();
+  MmaLayoutAttr parent = getParent();
+  // The sliced extent does not matter: one accumulator tile per warp.
+  SmallVector<int64_t, 2> parentShape = {16 * parent.getWarpsM(),
+                                         8 * parent.getWarpsN()};
+  parentShape[1 - getDim()] = shape[0];
+  return parent.getTiling(parentShape);
+}
+
+int64_t SliceLayoutAttr::getSliceRegister(const MmaTiling &tiling,
+                                          int64_t parentReg) const {
+  return getDim() == 1 ? tiling.rowSliceRegister(parentReg)
+                       : tiling.columnSliceRegister(parentReg);
+}
+
+bool SliceLayoutAttr::isSliceOf(ArrayRef<int64_t> shape,
+                                ArrayRef<int64_t> parentShape) const {
+  return shape.size() == 1 && parentShape.size() == 2 &&
+         shape[0] == parentShape[1 - getDim()];
+}
+
+int64_t SliceLayoutAttr::getElementsPerThread(ArrayRef<int64_t> shape,
+                                              int64_t threads) const {
+  FailureOr<MmaTiling> tiling = getParentTiling(shape);
+  if (failed(tiling))
+    return 0;
+  return 2 * (getDim() == 1 ? tiling->mTiles() : tiling->nTiles());
+}
+
+std::optional<SmallVector<int64_t>>
+SliceLayoutAttr::getElementCoordinates(ArrayRef<int64_t> shape, int64_t threads,
+                                       int64_t thread, int64_t reg) const {
+  FailureOr<MmaTiling> tiling = getParentTiling(shape);
+  if (failed(tiling) || threads != 32 * tiling->warpsM * tiling->warpsN ||
+      thread < 0 || thread >= threads || reg < 0 ||
+      reg >= getElementsPerThread(shape, threads))
+    return std::nullopt;
+  // A parent register of the same row (column): tile (reg / 2, 0) and its
+  // element of row half reg % 2 (tile (0, reg / 2), column reg % 2).
+  int64_t parentReg = getDim() == 1
+                          ? 4 * tiling->nTiles() * (reg / 2) + 2 * (reg % 2)
+                          : 4 * (reg / 2) + reg % 2;
+  auto [row, column] = tiling->coordinates(thread / 32, thread % 32, parentReg);
+  return SmallVector<int64_t>{getDim() == 1 ? row : column};
+}
+
+//===----------------------------------------------------------------------===//
 // ReplicatedLayoutAttr
 //===----------------------------------------------------------------------===//
 

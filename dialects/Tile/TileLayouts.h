@@ -80,6 +80,16 @@ struct MmaTiling {
   }
   /// Tile rows between a warp's consecutive 16-row accumulator tiles.
   int64_t mTileStride() const { return warpgroup ? 16 * warpsM : 16; }
+  /// The register of a row slice (`#tile.slice<..., dim = 1>`) holding
+  /// the row of register `reg`: 2 per 16-row tile.
+  int64_t rowSliceRegister(int64_t reg) const {
+    return 2 * (reg / 4 / nTiles()) + reg % 4 / 2;
+  }
+  /// The register of a column slice (`dim = 0`) holding the column of
+  /// register `reg`: 2 per 8-column tile.
+  int64_t columnSliceRegister(int64_t reg) const {
+    return 2 * (reg / 4 % nTiles()) + reg % 2;
+  }
   /// The (row, column) of register `reg` of `lane` in warp `warp`.
   std::pair<int64_t, int64_t> coordinates(int64_t warp, int64_t lane,
                                           int64_t reg) const {

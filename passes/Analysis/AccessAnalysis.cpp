@@ -363,3 +363,17 @@ bool tilec::isDistributedFragmentAccess(tile::AccessOpInterface access,
   return loop.getExtents() == type.getShape() &&
          llvm::equal(access.getIndices(), loop.getInductionVars());
 }
+
+std::optional<int64_t> tilec::getSlicedDim(tile::AccessOpInterface access,
+                                           tile::ParallelOp loop) {
+  auto type = cast<tile::BufferType>(access.getBuffer().getType());
+  ArrayRef<int64_t> extents = loop.getExtents();
+  if (type.getRank() != 1 || extents.size() != 2 ||
+      access.getIndices().size() != 1)
+    return std::nullopt;
+  Value index = access.getIndices().front();
+  for (auto [d, iv] : llvm::enumerate(loop.getInductionVars()))
+    if (index == iv && extents[d] == type.getDimSize(0))
+      return 1 - int64_t(d);
+  return std::nullopt;
+}

@@ -129,6 +129,15 @@ findContiguousAccesses(mlir::tile::ParallelOp loop, int64_t loopWidth);
 bool isDistributedFragmentAccess(mlir::tile::AccessOpInterface access,
                                  mlir::tile::ParallelOp loop);
 
+/// The dimension of `loop`'s rank-2 iteration space that `access`, of a
+/// rank-1 fragment nested in `loop`, slices away: 1 if it indexes the
+/// fragment with the loop's first induction variable (a row statistic
+/// `m[i]` in a loop over `[i, j]`), 0 if with the second (a column vector
+/// `v[j]`), the fragment's extent being the loop's along that variable;
+/// std::nullopt for any other access.
+std::optional<int64_t> getSlicedDim(mlir::tile::AccessOpInterface access,
+                                    mlir::tile::ParallelOp loop);
+
 } // namespace tilec
 
 #endif // TILEC_PASSES_ANALYSIS_ACCESSANALYSIS_H

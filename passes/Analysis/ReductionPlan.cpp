@@ -86,6 +86,41 @@ bool planRegisters(ReductionPlan &plan,
   }
   return false;
 }
+
+/// Fills `plan.targetSlots` for a target in `layout` (a `#tile.slice`) if
+/// every output lies in one group and every target register of every
+/// thread holds the output of one slot of the thread's group.
+void planSliceTarget(ReductionPlan &plan, tile::SliceLayoutAttr layout,
+                     ArrayRef<int64_t> targetShape) {
+  int64_t groups = plan.getGroups();
+  SmallVector<int64_t> holders(plan.outputs, 0);
+  for (int64_t output : plan.entryOutputs)
+    if (output >= 0 && ++holders[output] > 1)
+      return;
+  int64_t registers = layout.getElementsPerThread(targetShape, plan.threads);
+  SmallVector<int64_t> targetSlots;
+  for (int64_t reg = 0; reg < registers; ++reg) {
+    auto matches = [&](int64_t slot) {
+      for (int64_t thread = 0; thread < plan.threads; ++thread) {
+        std::optional<SmallVector<int64_t>> coordinates =
+            layout.getElementCoordinates(targetShape, plan.threads, thread,
+                                         reg);
+        int64_t group = thread / plan.groupSize;
+        if (!coordinates ||
+            plan.entryOutputs[slot * groups + group] != coordinates->front())
+          return false;
+      }
+      return true;
+    };
+    int64_t slot = 0;
+    while (slot < plan.slots && !matches(slot))
+      ++slot;
+    if (slot == plan.slots)
+      return;
+    targetSlots.push_back(slot);
+  }
+  plan.targetSlots = std::move(targetSlots);
+}
 } // namespace
 
 std::optional<int64_t> tilec::commonOutput(ArrayRef<int64_t> outputs) {
@@ -114,7 +149,7 @@ int64_t ReductionPlan::getScratchElements() const {
   case Strategy::PerThread:
     return 0;
   case Strategy::Registers:
-    return getGroups() > 1 ? slots * getGroups() : 0;
+    return getGroups() > 1 && targetSlots.empty() ? slots * getGroups() : 0;
   case Strategy::SharedMemory:
     return stagedElements + outputs;
   }
@@ -152,11 +187,14 @@ FailureOr<ReductionPlan> tilec::planReduction(tile::ReduceOp reduce,
     return plan;
   }
   plan.stagedElements = elements;
-  if (elements > kMaxPlannedElements ||
+  // Several threads hold each element of a slice: staged, it counts once.
+  if (isa<tile::SliceLayoutAttr>(layout) || elements > kMaxPlannedElements ||
       !planRegisters(plan, layout, shape, dim))
     return plan;
+  if (auto slice = dyn_cast_or_null<tile::SliceLayoutAttr>(target.getLayout()))
+    planSliceTarget(plan, slice, target.getShape());
   // Exchanging more partials than elements: staging is cheaper.
-  if (plan.slots * plan.getGroups() > elements)
+  if (plan.targetSlots.empty() && plan.slots * plan.getGroups() > elements)
     return plan;
   plan.strategy = ReductionPlan::Strategy::Registers;
   plan.stagedElements = 0;

@@ -16,9 +16,13 @@
 //   with a `shfl.sync.bfly` butterfly, and, if the block has several groups,
 //   the first lane of every group writes its partials to scratch
 //   ([slots][groups]), from which every thread combines the entries of
-//   every output.
-// * SharedMemory: anything else (a shared source, a `#tile.mma` fragment, a
-//   flat fragment whose steps straddle lines). The fragment is written to
+//   every output. Into a `#tile.slice` target whose every output lies in
+//   one group (an accumulator's rows, each in one lane quad), the group's
+//   partials are the results: each target register takes the partial of
+//   one slot and nothing is exchanged.
+// * SharedMemory: anything else (a shared source, a `#tile.slice` fragment,
+//   whose elements several threads hold, a flat fragment whose steps
+//   straddle lines). The fragment is written to
 //   scratch row-major (a shared source is read in place); warp `w` reduces
 //   outputs `w, w + W, ...`, its lanes striding along the line, and writes
 //   each result to the scratch's tail, which every thread then reads.
@@ -58,6 +62,10 @@ struct ReductionPlan {
   /// Registers: the output that slot `s` of group `g` holds, at
   /// `s * getGroups() + g`, or -1 if it holds none.
   llvm::SmallVector<int64_t> entryOutputs;
+  /// Registers into a `#tile.slice` target held within groups: the slot
+  /// whose partial is the result in target register `r`, at `r` (empty
+  /// otherwise).
+  llvm::SmallVector<int64_t> targetSlots;
 
   /// Registers: lane groups in the block.
   int64_t getGroups() const { return groupSize ? threads / groupSize : 0; }

@@ -7,7 +7,9 @@
 // stays short; loops that write per-thread `local` buffers use `vec = 1`
 // because their iterations must not interleave. A fragment that a loop
 // indexes with its induction variables over the fragment's shape shares the
-// loop's layout; one indexed otherwise is `#tile.replicated`. Fragments may
+// loop's layout; a rank-1 fragment read at one induction variable of a loop
+// in an accumulator's `#tile.mma` layout (a row statistic) is that layout's
+// `#tile.slice`; one indexed otherwise is `#tile.replicated`. Fragments may
 // be accessed only inside parallel loops.
 //
 //===----------------------------------------------------------------------===//
@@ -102,10 +104,21 @@ struct ParallelLayoutRule
             constraints.unify(loop, alloc);
             return WalkResult::advance();
           }
+          // A row statistic m[i] read in a loop over [i, j] is held as the
+          // loop's rows are: the slice of an accumulator's layout.
+          std::optional<int64_t> slicedDim = getSlicedDim(access, loop);
+          if (slicedDim && !access.isWrite()) {
+            constraints.addDerivedHolder(
+                alloc, loop,
+                sliceOrReplicated(loop.getContext(), *slicedDim,
+                                  /*oneWarpPerLine=*/false),
+                access);
+            return WalkResult::advance();
+          }
           // A fragment read at other indices than the loop's (a broadcast m[i]
-          // in a loop over [i, j], a constant index, a transpose) is held whole
-          // by every thread. Written so, every thread must run every iteration
-          // to keep its copy whole: the loop is replicated too.
+          // in a flat loop over [i, j], a constant index, a transpose) is held
+          // whole by every thread. Written so, every thread must run every
+          // iteration to keep its copy whole: the loop is replicated too.
           constraints.addHolder(
               alloc, tile::ReplicatedLayoutAttr::get(loop.getContext()),
               access);

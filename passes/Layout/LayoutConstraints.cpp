@@ -22,7 +22,34 @@ void LayoutConstraints::unify(Operation *a, Operation *b) {
   classes.unionSets(a, b);
 }
 
+void LayoutConstraints::addDerivedHolder(Operation *holder, Operation *source,
+                                         Derivation derive,
+                                         Operation *requester) {
+  addHolder(holder);
+  addHolder(source);
+  derived.push_back({holder, source, std::move(derive), requester});
+}
+
+LayoutConstraints::Derivation tilec::sliceOrReplicated(MLIRContext *context,
+                                                       int64_t dim,
+                                                       bool oneWarpPerLine) {
+  return [context, dim,
+          oneWarpPerLine](tile::DistributedLayoutAttrInterface source)
+             -> tile::DistributedLayoutAttrInterface {
+    auto mma = dyn_cast_or_null<tile::MmaLayoutAttr>(source);
+    int64_t warpsAlongLine =
+        mma ? (dim == 1 ? mma.getWarpsN() : mma.getWarpsM()) : 0;
+    if (!mma || (oneWarpPerLine && warpsAlongLine != 1))
+      return tile::ReplicatedLayoutAttr::get(context);
+    return tile::SliceLayoutAttr::get(context, mma, dim);
+  };
+}
+
 namespace {
+/// The most rounds of resolving derived preferences (each round can only
+/// turn a slice into `#tile.replicated`, so few are ever needed).
+constexpr int kMaxDerivationRounds = 8;
+
 /// Combines two preferences of one class, or returns null if they conflict.
 tile::DistributedLayoutAttrInterface
 combine(tile::DistributedLayoutAttrInterface a,
@@ -41,15 +68,48 @@ combine(tile::DistributedLayoutAttrInterface a,
     return b;
   if (flatB)
     return a;
-  return a == b ? a : tile::DistributedLayoutAttrInterface();
+  if (a == b)
+    return a;
+  // Every thread holding every element serves any reader of a slice.
+  bool sliceOrReplicatedA =
+      isa<tile::SliceLayoutAttr, tile::ReplicatedLayoutAttr>(a);
+  bool sliceOrReplicatedB =
+      isa<tile::SliceLayoutAttr, tile::ReplicatedLayoutAttr>(b);
+  if (sliceOrReplicatedA && sliceOrReplicatedB)
+    return tile::ReplicatedLayoutAttr::get(a.getContext());
+  return tile::DistributedLayoutAttrInterface();
 }
 } // namespace
 
 FailureOr<llvm::MapVector<Operation *, tile::DistributedLayoutAttrInterface>>
 LayoutConstraints::solve(MLIRContext *context) const {
+  SmallVector<tile::DistributedLayoutAttrInterface> resolved(derived.size());
+  FailureOr<Solution> solution = solveClasses(context, resolved);
+  for (int round = 0;
+       round < kMaxDerivationRounds && succeeded(solution) && !derived.empty();
+       ++round) {
+    SmallVector<tile::DistributedLayoutAttrInterface> next;
+    for (const DerivedPreference &preference : derived)
+      next.push_back(preference.derive(solution->lookup(preference.source)));
+    if (next == resolved)
+      break;
+    resolved = std::move(next);
+    solution = solveClasses(context, resolved);
+  }
+  return solution;
+}
+
+FailureOr<LayoutConstraints::Solution> LayoutConstraints::solveClasses(
+    MLIRContext *context,
+    ArrayRef<tile::DistributedLayoutAttrInterface> resolved) const {
+  // Every holder's preferences, the resolved derived ones included.
+  llvm::MapVector<Operation *, SmallVector<Preference, 1>> all = holders;
+  for (auto [preference, layout] : llvm::zip(derived, resolved))
+    if (layout)
+      all[preference.holder].push_back({layout, preference.requester});
   // Per class: the combined layout and the use whose preference it is.
   llvm::DenseMap<Operation *, Preference> chosen;
-  for (auto &[holder, preferences] : holders) {
+  for (auto &[holder, preferences] : all) {
     Preference &entry = chosen[classes.getLeaderValue(holder)];
     for (const Preference &preferred : preferences) {
       tile::DistributedLayoutAttrInterface combined =
@@ -70,7 +130,7 @@ LayoutConstraints::solve(MLIRContext *context) const {
   }
 
   auto scalar = tile::FlatLayoutAttr::get(context, 1);
-  llvm::MapVector<Operation *, tile::DistributedLayoutAttrInterface> result;
+  Solution result;
   for (Operation *holder : llvm::make_first_range(holders)) {
     tile::DistributedLayoutAttrInterface layout =
         chosen.lookup(classes.getLeaderValue(holder)).layout;

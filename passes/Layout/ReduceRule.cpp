@@ -3,9 +3,12 @@
 // The layout rule of `tile.reduce`: a fragment that receives a reduction's
 // result is `#tile.replicated`, so that every thread holds the whole result
 // (softmax's `x - max`, a row vector scaling the rows of a tile) and the
-// reduction ends with the values broadcast. The source keeps whatever layout
-// its other users give it; the lowering reduces any of them
-// (passes/Analysis/ReductionPlan.h).
+// reduction ends with the values broadcast; but the row reduction of an
+// accumulator whose rows each lie in one warp (`#tile.mma` with
+// `warps_n = 1`: FlashAttention's row maximum and sum) leaves every row
+// with the threads that hold it, in the accumulator's `#tile.slice`. The
+// source keeps whatever layout its other users give it; the lowering reduces
+// any of them (passes/Analysis/ReductionPlan.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,19 @@ struct ReduceLayoutRule
         reduce.getTarget().getDefiningOp<tile::AllocFragmentOp>();
     if (!alloc)
       return reduce.emitOpError("target must be a 'tile.alloc_fragment'");
+    // The rows of an accumulator reduce within the warps that hold them:
+    // the result stays with them, as the accumulator's row slice.
+    Operation *source =
+        reduce.getSource().getDefiningOp<tile::AllocFragmentOp>();
+    auto sourceType = cast<tile::BufferType>(reduce.getSource().getType());
+    if (source && sourceType.getRank() == 2 && target.getRank() == 1 &&
+        reduce.getDim() == 1) {
+      constraints.addDerivedHolder(alloc, source,
+                                   sliceOrReplicated(op->getContext(), 1,
+                                                     /*oneWarpPerLine=*/true),
+                                   op);
+      return success();
+    }
     constraints.addHolder(
         alloc, tile::ReplicatedLayoutAttr::get(op->getContext()), op);
     return success();

@@ -263,3 +263,68 @@ tile.kernel @shared_layouts(%A: !tile.buffer<?xf32, global> {tile.name = "A", ti
     %band = tile.alloc_shared : !tile.buffer<8x1024xf16, shared>
   }
 }
+
+// -----
+
+// Row statistics of an accumulator whose rows each lie in one warp
+// (full_row: #tile.mma<warps_m = 4, warps_n = 1>) are held as its rows: the
+// row maximum, the loop over it and the fragment it feeds take the slice
+// along dim 1, as does a row vector read at [i] in the loop over the
+// accumulator and a column vector read at [j] the slice along dim 0. The
+// row maximum of a square split (warps_n = 2, rows across two warps) and a
+// statistic read at a constant index stay replicated.
+// CHECK-LABEL: tile.kernel @row_statistics
+// CHECK: %[[C:.*]] = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 1>>
+// CHECK: tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 1>>
+// CHECK: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 0>>
+// CHECK: tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.mma<warps_m = 2, warps_n = 2>>
+// CHECK: tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.replicated>
+// CHECK: tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.replicated>
+// CHECK: tile.parallel (%{{.*}}) in [128] attributes {layout = #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 1>}
+// CHECK: tile.parallel (%{{.*}}) in [64] attributes {layout = #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 0>}
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [128, 64] attributes {layout = #tile.mma<warps_m = 4, warps_n = 1>}
+tile.kernel @row_statistics(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]},
+                            %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %a = tile.alloc_shared : !tile.buffer<128x32xf16, shared>
+    %b = tile.alloc_shared : !tile.buffer<32x64xf16, shared>
+    %a64 = tile.alloc_shared : !tile.buffer<64x32xf16, shared>
+    %c = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment>
+    %m = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    %l = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    %v = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+    %d = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    %n = tile.alloc_fragment : !tile.buffer<64xf32, fragment>
+    %r = tile.alloc_fragment : !tile.buffer<128xf32, fragment>
+    %c0 = arith.constant 0 : index
+    tile.gemm %a, %b, %c {policy = #tile.policy<full_row>} : !tile.buffer<128x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<128x64xf32, fragment>
+    tile.gemm %a64, %b, %d : !tile.buffer<64x32xf16, shared>, !tile.buffer<32x64xf16, shared>, !tile.buffer<64x64xf32, fragment>
+    tile.reduce %c, %m {kind = #tile.reduce_kind<max>, dim = 1 : i64} : !tile.buffer<128x64xf32, fragment>, !tile.buffer<128xf32, fragment>
+    tile.reduce %d, %n {kind = #tile.reduce_kind<max>, dim = 1 : i64} : !tile.buffer<64x64xf32, fragment>, !tile.buffer<64xf32, fragment>
+    tile.reduce %c, %r {kind = #tile.reduce_kind<sum>, dim = 1 : i64} : !tile.buffer<128x64xf32, fragment>, !tile.buffer<128xf32, fragment>
+    tile.parallel (%i) in [128] {
+      %x = tile.load %m[%i] : !tile.buffer<128xf32, fragment>
+      %y = arith.addf %x, %x : f32
+      tile.store %y, %l[%i] : !tile.buffer<128xf32, fragment>
+    }
+    tile.parallel (%j) in [64] {
+      %x = tile.load %A[%j] : !tile.buffer<?xf32, global>
+      tile.store %x, %v[%j] : !tile.buffer<64xf32, fragment>
+    }
+    tile.parallel (%i, %j) in [128, 64] {
+      %x = tile.load %c[%i, %j] : !tile.buffer<128x64xf32, fragment>
+      %s = tile.load %l[%i] : !tile.buffer<128xf32, fragment>
+      %w = tile.load %v[%j] : !tile.buffer<64xf32, fragment>
+      %t = tile.load %r[%c0] : !tile.buffer<128xf32, fragment>
+      %p = arith.subf %x, %s : f32
+      %q = arith.mulf %p, %w : f32
+      %u = arith.addf %q, %t : f32
+      tile.store %u, %c[%i, %j] : !tile.buffer<128x64xf32, fragment>
+    }
+    tile.parallel (%i) in [64] {
+      %x = tile.load %n[%i] : !tile.buffer<64xf32, fragment>
+      tile.store %x, %A[%i] : !tile.buffer<?xf32, global>
+    }
+  }
+}

@@ -62,3 +62,30 @@ tile.kernel @per_thread_and_shared(%A: !tile.buffer<?xf32, global> {tile.name = 
     tile.reduce %t, %l {kind = #tile.reduce_kind<min>, dim = 0 : i64, clear = false} : !tile.buffer<32x64xi16, shared>, !tile.buffer<64xi32, local>
   }
 }
+
+// -----
+
+// Rows of a 128x64 accumulator over 4 warps with whole rows each
+// (#tile.mma<4, 1>) into their slice: every row lies in one lane quad, whose
+// butterfly leaves the row's result in the registers that hold it; no
+// scratch. The same rows into a replicated target are exchanged through
+// 4 slots (2 m-tiles, 2 halves) x 32 quads of scratch; a slice source,
+// whose elements several threads hold, is staged (64 + 1 output).
+// CHECK-LABEL: tile.kernel @accumulator_row_slice
+// CHECK: tile.alloc_shared : !tile.buffer<65xf32, shared>
+// CHECK: tile.alloc_shared : !tile.buffer<128xf32, shared>
+// CHECK: tile.reduce %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}} {
+// CHECK: tile.reduce %{{.*}} scratch(
+// CHECK: tile.reduce %{{.*}} scratch(
+tile.kernel @accumulator_row_slice(%A: !tile.buffer<?xf32, global> {tile.name = "A", tile.shape = ["N"]}, %N: index {tile.name = "N"}) {
+  tile.launch grid(%N) threads(128) as (%bx) {
+    %c = tile.alloc_fragment : !tile.buffer<128x64xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1>>
+    %m = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 1>>
+    %r = tile.alloc_fragment : !tile.buffer<128xf32, fragment, #tile.replicated>
+    %v = tile.alloc_fragment : !tile.buffer<64xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 0>>
+    %s = tile.alloc_fragment : !tile.buffer<1xf32, fragment, #tile.replicated>
+    tile.reduce %c, %m {kind = #tile.reduce_kind<max>, dim = 1 : i64, clear = false} : !tile.buffer<128x64xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1>>, !tile.buffer<128xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 1>>
+    tile.reduce %c, %r {kind = #tile.reduce_kind<sum>, dim = 1 : i64} : !tile.buffer<128x64xf32, fragment, #tile.mma<warps_m = 4, warps_n = 1>>, !tile.buffer<128xf32, fragment, #tile.replicated>
+    tile.reduce %v, %s {kind = #tile.reduce_kind<sum>, dim = 0 : i64} : !tile.buffer<64xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 0>>, !tile.buffer<1xf32, fragment, #tile.replicated>
+  }
+}

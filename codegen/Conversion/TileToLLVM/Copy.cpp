@@ -402,7 +402,8 @@ private:
                                    : convertFloat(builder, loc, value, type);
   }
   /// True where this thread writes register `reg`'s element to memory: in
-  /// the thread that owns it in a replicated fragment, everywhere else.
+  /// the thread that owns it in a replicated or sliced fragment, everywhere
+  /// else.
   Value ownsElement(int64_t reg);
   LogicalResult emitGlobal();
   void emitShared();
@@ -433,11 +434,7 @@ SmallVector<Value> FragmentCopy::otherIndices(const RegisterElement &element) {
 }
 
 Value FragmentCopy::ownsElement(int64_t reg) {
-  if (!elements.isReplicatedLayout())
-    return Value();
-  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                               lowering.getThreadIndex(),
-                               constant(reg % lowering.getThreads()));
+  return elements.ownsElement(constant(reg));
 }
 
 /// The conjunction of the non-null `conditions` (null if there are none).

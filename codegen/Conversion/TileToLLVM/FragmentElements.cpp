@@ -20,14 +20,22 @@ Value FragmentElements::constant(int64_t value) {
 
 LogicalResult FragmentElements::initialize() {
   Value thread = lowering.getThreadIndex();
-  if (auto mma = dyn_cast_or_null<tile::MmaLayoutAttr>(layout)) {
-    FailureOr<tile::MmaTiling> found = mma.getTiling(shape);
+  auto slice = dyn_cast_or_null<tile::SliceLayoutAttr>(layout);
+  auto mma =
+      slice ? slice.getParent() : dyn_cast_or_null<tile::MmaLayoutAttr>(layout);
+  if (mma) {
+    FailureOr<tile::MmaTiling> found =
+        slice ? slice.getParentTiling(shape) : mma.getTiling(shape);
     if (failed(found) ||
         lowering.getThreads() != 32 * found->warpsM * found->warpsN)
       return failure();
-    isMma = true;
+    isMma = !slice;
+    if (slice)
+      slicedDim = slice.getDim();
     tiling = *found;
-    numRegisters = tiling.elementsPerThread();
+    numRegisters =
+        slice ? slice.getElementsPerThread(shape, lowering.getThreads())
+              : tiling.elementsPerThread();
     Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
     // Register 0 of a lane is at (rowOrigin(warpRow) + g,
     // warpColumn*WTN + 2t) (MmaTiling::coordinates).
@@ -67,6 +75,17 @@ LogicalResult FragmentElements::initialize() {
 
 RegisterElement FragmentElements::lookup(int64_t reg) {
   RegisterElement element;
+  if (slicedDim) {
+    // Two registers per 16-row tile (rows g and g + 8) or per 8-column tile
+    // (columns 2t and 2t + 1).
+    Value base = *slicedDim == 1 ? rowBase : columnBase;
+    int64_t offset = *slicedDim == 1
+                         ? tiling.mTileStride() * (reg / 2) + 8 * (reg % 2)
+                         : 8 * (reg / 2) + reg % 2;
+    element.coordinates = {
+        arith::AddIOp::create(builder, loc, base, constant(offset))};
+    return element;
+  }
   if (isMma) {
     int64_t tile = reg / 4, i = reg % 4;
     int64_t m = tile / tiling.nTiles(), n = tile % tiling.nTiles();
@@ -109,6 +128,32 @@ RegisterElement FragmentElements::lookup(int64_t reg) {
   }
   element.coordinates[0] = rest;
   return element;
+}
+
+Value FragmentElements::ownsElement(Value reg) {
+  Value thread = lowering.getThreadIndex();
+  if (isReplicated)
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, thread,
+        arith::RemUIOp::create(builder, loc, reg,
+                               constant(lowering.getThreads())));
+  if (!slicedDim)
+    return Value();
+  // A row is held by the 4 lanes of a quad in every warp column: lane t = 0
+  // of the first column stores it (a column: lane g = 0 of the first row).
+  Value lane = arith::RemUIOp::create(builder, loc, thread, constant(32));
+  auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, tiling);
+  bool rows = *slicedDim == 1;
+  Value laneInLine =
+      rows
+          ? arith::RemUIOp::create(builder, loc, lane, constant(4)).getResult()
+          : arith::DivUIOp::create(builder, loc, lane, constant(4)).getResult();
+  Value isFirstLane = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, laneInLine, constant(0));
+  Value isFirstWarp =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                            rows ? warpColumn : warpRow, constant(0));
+  return arith::AndIOp::create(builder, loc, isFirstLane, isFirstWarp);
 }
 
 Value tilec::convertFloat(OpBuilder &builder, Location loc, Value value,

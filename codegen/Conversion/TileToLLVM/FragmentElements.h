@@ -4,7 +4,8 @@
 // a `tile.parallel` loop's iteration space) holds, computed as `index`
 // arithmetic on the thread's index: the IR counterpart of
 // DistributedLayoutAttrInterface::getElementCoordinates for the layouts the
-// code generator lowers (`#tile.flat`, `#tile.mma`, `#tile.replicated`).
+// code generator lowers (`#tile.flat`, `#tile.mma`, `#tile.slice`,
+// `#tile.replicated`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+
+#include <optional>
 
 namespace tilec {
 
@@ -46,10 +49,15 @@ public:
   /// elements of a row (the (2t, 2t + 1) columns of the mma layouts; the
   /// vectors of `#tile.flat<vec>` with vec >= 2), both held or neither.
   bool pairsAreConsecutive() const {
-    return isMma || (!isReplicated && distribution.vec >= 2);
+    return isMma || slicedDim == 0 ||
+           (!slicedDim && !isReplicated && distribution.vec >= 2);
   }
   /// True for `#tile.replicated`: every thread holds every element.
   bool isReplicatedLayout() const { return isReplicated; }
+  /// Where several threads hold register `reg`'s element
+  /// (`#tile.replicated`, `#tile.slice`), true in the one that stores it to
+  /// memory; null for the other layouts.
+  mlir::Value ownsElement(mlir::Value reg);
 
 private:
   mlir::Value constant(int64_t value);
@@ -60,9 +68,12 @@ private:
   llvm::SmallVector<int64_t> shape;
   mlir::Attribute layout;
   int64_t numRegisters = 0;
-  /// The mma tiling, for a `#tile.mma` fragment.
+  /// The mma tiling, for a `#tile.mma` fragment or the parent of a
+  /// `#tile.slice` one.
   bool isMma = false;
   mlir::tile::MmaTiling tiling;
+  /// The sliced dimension, for a `#tile.slice` fragment.
+  std::optional<int64_t> slicedDim;
   bool isReplicated = false;
   /// The distribution, for a `#tile.flat` fragment.
   mlir::tile::FlatDistribution distribution;

@@ -104,6 +104,8 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
   if (!buffer)
     return access->emitOpError("of a buffer without per-thread storage");
   Value linear;
+  auto slice = dyn_cast_or_null<tile::SliceLayoutAttr>(buffer->fragmentLayout);
+  auto loop = access->getParentOfType<tile::ParallelOp>();
   // A replicated fragment holds every element at its row-major index.
   if (buffer->fragmentLayout &&
       !isa<tile::ReplicatedLayoutAttr>(buffer->fragmentLayout)) {
@@ -112,6 +114,17 @@ FailureOr<Value> KernelLowering::privatePointer(Operation *access,
                                  "loop is not supported by the code "
                                  "generator");
     linear = lane.fragmentIndex;
+    // A row statistic read in a loop over its parent layout: the register
+    // of the row of the loop's register.
+    if (slice && loop && loop.getLayoutAttr() == slice.getParent()) {
+      FailureOr<tile::MmaTiling> tiling =
+          slice.getParent().getTiling(loop.getExtents());
+      std::optional<int64_t> reg = getConstantIntValue(lane.fragmentIndex);
+      if (failed(tiling) || !reg)
+        return access->emitOpError("of a sliced fragment in a loop whose ")
+               << "registers are not known when compiling";
+      linear = indexConstant(loc, slice.getSliceRegister(*tiling, *reg));
+    }
   } else {
     auto type = cast<tile::BufferType>(bufferValue.getType());
     linear = rowMajorOffset(loc, indices, type.getShape());

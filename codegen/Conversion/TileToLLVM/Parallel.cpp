@@ -1,10 +1,12 @@
 //===- Parallel.cpp - Parallel loops distributed over threads -------------===//
 //
 // The lowering of `tile.parallel`. A loop over the registers of a
-// fragment layout (`#tile.mma`, `#tile.replicated`) emits its body once per
-// register the layout gives each thread, at that register's element
-// (FragmentElements). With layout `#tile.flat<vec = W>` the loop
-// runs in steps; in each step a thread handles W consecutive flat elements
+// fragment layout (`#tile.mma`, `#tile.slice`, `#tile.replicated`) emits its
+// body once per register the layout gives each thread, at that register's
+// element (FragmentElements); a row statistic in the slice of a `#tile.mma`
+// loop's layout is read from the register holding the row. With layout
+// `#tile.flat<vec = W>` the loop runs in steps; in each step a thread handles W
+// consecutive flat elements
 // ("lanes"). The body is emitted once per lane, op by op, so every lane
 // executes the body's ops in order while lanes interleave (iterations of a
 // parallel loop are independent). Vectorized accesses (see
@@ -271,7 +273,7 @@ private:
   LogicalResult emitRegisters(tile::ParallelOp loop, Lane &outer);
   LogicalResult emitRegister(tile::ParallelOp loop,
                              const RegisterElement &element, Value reg,
-                             bool replicated, Lane &outer,
+                             Value storingThread, Lane &outer,
                              SharedLoads *sharedLoads);
   LogicalResult emitStep(const ParallelPlan &plan, Value step, Lane &outer,
                          bool guardTail);
@@ -295,12 +297,17 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
   if (!loop.getLayoutAttr())
     return loop.emitOpError("has no #tile.flat layout; run "
                             "-tile-infer-layouts first");
-  // A replicated fragment is read at any index; the others only as the
-  // loop distributes them.
+  // A replicated fragment is read at any index, a slice of the loop's
+  // layout at the induction variable it keeps; the others only as the loop
+  // distributes them.
   WalkResult fragmentCheck =
       loop.getBody().walk([&](tile::AccessOpInterface access) {
         auto type = cast<tile::BufferType>(access.getBuffer().getType());
-        if (type.isFragment() &&
+        auto slice = dyn_cast_or_null<tile::SliceLayoutAttr>(type.getLayout());
+        bool readAsSlice = slice && !access.isWrite() &&
+                           slice.getParent() == loop.getLayoutAttr() &&
+                           getSlicedDim(access, loop) == slice.getDim();
+        if (type.isFragment() && !readAsSlice &&
             !isa<tile::ReplicatedLayoutAttr>(type.getLayout()) &&
             (type.getLayout() != loop.getLayoutAttr() ||
              !isDistributedFragmentAccess(access, loop))) {
@@ -361,11 +368,13 @@ LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
   if (!replicated || (registers <= kMaxSelectedRegisters &&
                       unrolledCost <= kMaxUnrolledParallelCost)) {
     SharedLoads sharedLoads(loop);
-    for (int64_t reg = 0; reg < registers; ++reg)
-      if (failed(emitRegister(loop, elements.lookup(reg),
-                              lowering.indexConstant(loc, reg), replicated,
-                              outer, &sharedLoads)))
+    for (int64_t reg = 0; reg < registers; ++reg) {
+      Value regValue = lowering.indexConstant(loc, reg);
+      if (failed(emitRegister(loop, elements.lookup(reg), regValue,
+                              elements.ownsElement(regValue), outer,
+                              &sharedLoads)))
         return failure();
+    }
     return success();
   }
   // A long replicated loop: every thread runs the iterations one by one.
@@ -384,13 +393,14 @@ LogicalResult ParallelLowering::emitRegisters(tile::ParallelOp loop,
     rest = arith::DivUIOp::create(builder, loc, rest, extent);
   }
   element.coordinates[0] = rest;
-  return emitRegister(loop, element, iterations.getInductionVar(), replicated,
-                      outer, /*sharedLoads=*/nullptr);
+  return emitRegister(loop, element, iterations.getInductionVar(),
+                      elements.ownsElement(iterations.getInductionVar()), outer,
+                      /*sharedLoads=*/nullptr);
 }
 
 LogicalResult ParallelLowering::emitRegister(tile::ParallelOp loop,
                                              const RegisterElement &element,
-                                             Value reg, bool replicated,
+                                             Value reg, Value storingThread,
                                              Lane &outer,
                                              SharedLoads *sharedLoads) {
   Location loc = loop.getLoc();
@@ -405,13 +415,10 @@ LogicalResult ParallelLowering::emitRegister(tile::ParallelOp loop,
        llvm::zip(loop.getInductionVars(), element.coordinates))
     lane.map.map(iv, coordinate);
   lane.fragmentIndex = reg;
-  // Every thread runs a replicated loop whole; thread `reg % T` stores.
-  if (replicated)
-    lane.storingThread = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, lowering.getThreadIndex(),
-        arith::RemUIOp::create(
-            builder, loc, reg,
-            lowering.indexConstant(loc, lowering.getThreads())));
+  // Where several threads run an iteration (every thread a replicated
+  // loop's), one of them stores.
+  if (storingThread)
+    lane.storingThread = storingThread;
   // Loads are shared only between registers emitted in one block.
   if (element.valid)
     sharedLoads = nullptr;

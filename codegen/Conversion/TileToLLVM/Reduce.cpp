@@ -5,7 +5,9 @@
 // butterfly per lane group and the groups' partials exchanged through the
 // scratch tile, or through shared memory. Every thread ends with the whole
 // result, which it stores into the target: every element of a replicated
-// fragment or a local buffer, its share of a shared tile. The reduction ends
+// fragment or a local buffer, its rows of a sliced fragment, its share of a
+// shared tile; or, reducing an accumulator's rows into their slice, with
+// the rows it holds only. The reduction ends
 // with a barrier when it used shared memory, so that the next one may reuse the
 // scratch bytes.
 //
@@ -104,8 +106,12 @@ private:
   void combineGroupEntries(SmallVectorImpl<Value> &results);
   /// Reduces through shared memory; fills `results` from the scratch tail.
   LogicalResult reduceInSharedMemory(SmallVectorImpl<Value> &results);
-  /// Stores the result into the target.
+  /// Stores the result into the target: `results` holds every output, or,
+  /// for a slice target held within the groups (`plan.targetSlots`), the
+  /// thread's target registers.
   LogicalResult storeResults(ArrayRef<Value> results);
+  /// The element of `results` (one per output) at the run-time `output`.
+  Value selectOutput(ArrayRef<Value> results, Value output);
 
   KernelLowering &lowering;
   OpBuilder &builder;
@@ -260,6 +266,13 @@ ReductionLowering::reduceInRegisters(SmallVectorImpl<Value> &results) {
   }
   for (Value &partial : partials)
     partial = reduceGroup(partial);
+  // A slice target held within the groups: the partials are the results.
+  if (!plan.targetSlots.empty()) {
+    results.clear();
+    for (int64_t slot : plan.targetSlots)
+      results.push_back(partials[slot]);
+    return success();
+  }
 
   int64_t groups = plan.getGroups();
   if (groups == 1) {
@@ -451,22 +464,47 @@ LogicalResult ReductionLowering::storeResults(ArrayRef<Value> results) {
     return success();
   }
   const PrivateBuffer *target = lowering.findPrivate(reduce.getTarget());
-  if (!target || (target->fragmentLayout &&
+  bool slice =
+      target && isa_and_nonnull<tile::SliceLayoutAttr>(target->fragmentLayout);
+  if (!target || (target->fragmentLayout && !slice &&
                   !isa<tile::ReplicatedLayoutAttr>(target->fragmentLayout)))
-    return reduce.emitOpError("target must be a replicated fragment, a local "
-                              "buffer or a shared tile; run "
+    return reduce.emitOpError("target must be a replicated or sliced "
+                              "fragment, a local buffer or a shared tile; run "
                               "-tile-infer-layouts");
-  for (auto [output, result] : llvm::enumerate(results)) {
+  // Register r of the target: output r, but in a slice the thread's rows.
+  SmallVector<Value> registerResults(results);
+  if (slice && plan.targetSlots.empty()) {
+    FragmentElements elements(lowering, loc, targetType.getShape(),
+                              target->fragmentLayout);
+    if (failed(elements.initialize()))
+      return reduce.emitOpError("target layout ")
+             << target->fragmentLayout << " does not apply to its shape";
+    registerResults.clear();
+    for (int64_t reg = 0; reg < elements.getNumRegisters(); ++reg)
+      registerResults.push_back(
+          selectOutput(results, elements.lookup(reg).coordinates.front()));
+  }
+  for (auto [reg, result] : llvm::enumerate(registerResults)) {
     Value value = result;
     if (!reduce.getClear())
-      value =
-          combine(convert(lowering.loadFragmentRegister(loc, *target, output),
-                          accumulator),
-                  value);
-    lowering.storeFragmentRegister(loc, *target, output,
+      value = combine(convert(lowering.loadFragmentRegister(loc, *target, reg),
+                              accumulator),
+                      value);
+    lowering.storeFragmentRegister(loc, *target, reg,
                                    convert(value, elementType));
   }
   return success();
+}
+
+Value ReductionLowering::selectOutput(ArrayRef<Value> results, Value output) {
+  Value selected = results.front();
+  for (auto [index, result] : llvm::enumerate(results.drop_front()))
+    selected = arith::SelectOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, output,
+                              constant(index + 1)),
+        result, selected);
+  return selected;
 }
 
 LogicalResult ReductionLowering::emit() {

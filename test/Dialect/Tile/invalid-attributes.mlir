@@ -17,3 +17,14 @@ module attributes {tile.target = #tile.target<"sm_90a", ptx = 78>} {}
 
 // expected-error @+1 {{vec must be a positive power of two, got 0}}
 func.func private @f(!tile.buffer<64xf32, fragment, #tile.flat<vec = 0>>)
+
+// -----
+
+// expected-error @+1 {{dim must be 0 or 1 (the sliced dimension of the parent's rank-2 tile), got 2}}
+func.func private @f(!tile.buffer<64xf32, fragment, #tile.slice<#tile.mma<warps_m = 4, warps_n = 1>, dim = 2>>)
+
+// -----
+
+// expected-error @+2 {{invalid kind of attribute specified}}
+// expected-error @+1 {{failed to parse Tile_SliceLayoutAttr parameter 'parent' which is to be a `MmaLayoutAttr`}}
+func.func private @f(!tile.buffer<64xf32, fragment, #tile.slice<#tile.flat<vec = 1>, dim = 1>>)

@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
 #include <vector>
 
 using namespace mlir;
@@ -206,4 +207,68 @@ TEST_CASE("#tile.mma warpgroup: the wgmma m64nNk16 accumulator", "[layout]") {
   REQUIRE(errors.size() == 1);
   CHECK(errors[0] == "a warpgroup layout needs warps_m to be a multiple of 4 "
                      "(whole warpgroups), got 2");
+}
+
+TEST_CASE("#tile.slice: an accumulator's rows and columns", "[layout]") {
+  MLIRContext context;
+  context.loadDialect<TileDialect>();
+  // Every parent register's row (column) is in the slice register that
+  // rowSliceRegister (columnSliceRegister) names, in the same thread; every
+  // thread's slice registers hold rows (columns) of its parent registers.
+  auto check = [&](MmaLayoutAttr parent, ArrayRef<int64_t> shape) {
+    int64_t threads = 32 * parent.getWarpsM() * parent.getWarpsN();
+    FailureOr<MmaTiling> tiling = parent.getTiling(shape);
+    REQUIRE(succeeded(tiling));
+    for (int64_t dim : {0, 1}) {
+      auto slice = SliceLayoutAttr::get(&context, parent, dim);
+      SmallVector<int64_t> sliceShape = {shape[1 - dim]};
+      REQUIRE(slice.isSliceOf(sliceShape, shape));
+      int64_t registers = slice.getElementsPerThread(sliceShape, threads);
+      CHECK(registers == 2 * (dim == 1 ? tiling->mTiles() : tiling->nTiles()));
+      for (int64_t thread = 0; thread < threads; ++thread) {
+        std::set<int64_t> held;
+        for (int64_t reg = 0; reg < tiling->elementsPerThread(); ++reg) {
+          auto element =
+              parent.getElementCoordinates(shape, threads, thread, reg);
+          REQUIRE(element);
+          int64_t sliceReg = slice.getSliceRegister(*tiling, reg);
+          auto sliced = slice.getElementCoordinates(sliceShape, threads, thread,
+                                                    sliceReg);
+          INFO("dim " << dim << " thread " << thread << " reg " << reg);
+          REQUIRE(sliced);
+          CHECK((*sliced)[0] == (*element)[1 - dim]);
+          held.insert(sliceReg);
+        }
+        CHECK(int64_t(held.size()) == registers);
+      }
+      CHECK_FALSE(
+          slice.getElementCoordinates(sliceShape, threads, 0, registers));
+      CHECK_FALSE(slice.getElementCoordinates(sliceShape, threads + 32, 0, 0));
+    }
+  };
+  check(MmaLayoutAttr::get(&context, 8, 1), {128, 64});
+  check(MmaLayoutAttr::get(&context, 2, 2), {64, 32});
+  check(MmaLayoutAttr::get(&context, 4, 2, /*warpgroup=*/true), {128, 64});
+  // FlashAttention's m over #tile.mma<8, 1>: lane 6 (g = 1) of warp 3 holds
+  // rows 48 + 1 and 48 + 9.
+  auto rows =
+      SliceLayoutAttr::get(&context, MmaLayoutAttr::get(&context, 8, 1), 1);
+  CHECK(*rows.getElementCoordinates({128}, 256, 3 * 32 + 6, 0) ==
+        SmallVector<int64_t>{49});
+  CHECK(*rows.getElementCoordinates({128}, 256, 3 * 32 + 6, 1) ==
+        SmallVector<int64_t>{57});
+  // A shape the parent does not split into 16-row tiles per warp.
+  CHECK(failed(rows.getParentTiling({100})));
+  CHECK(rows.getElementsPerThread({100}, 256) == 0);
+  std::vector<std::string> errors;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    errors.push_back(diagnostic.str());
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  CHECK(failed(SliceLayoutAttr::verify(emitError,
+                                       MmaLayoutAttr::get(&context, 8, 1), 2)));
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0] == "dim must be 0 or 1 (the sliced dimension of the "
+                     "parent's rank-2 tile), got 2");
 }
