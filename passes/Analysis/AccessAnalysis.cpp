@@ -273,19 +273,19 @@ bool tilec::dependsOn(Value value, BlockArgument iv) {
 // Contiguous accesses
 //===----------------------------------------------------------------------===//
 
-std::optional<ContiguousAccess>
-tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
-  auto accessOp = dyn_cast<tile::AccessOpInterface>(access);
-  if (!accessOp)
+namespace {
+/// log2 of the largest power-of-two element count that the innermost index
+/// of `access`'s first element of a vector provably is a multiple of, when
+/// vectors start at multiples of the vector width in the innermost
+/// induction variable; nullopt if the access is not contiguous (its
+/// innermost index is not `invariant + innermost induction variable`, or
+/// another index depends on that variable), is not directly in `loop`'s
+/// body, or computes its indices with anything but pure ops.
+std::optional<unsigned> contiguousIndexAlignment(tile::AccessOpInterface access,
+                                                 tile::ParallelOp loop) {
+  OperandRange indices = access.getIndices();
+  if (indices.empty() || access->getBlock() != &loop.getBody().front())
     return std::nullopt;
-  Value buffer = accessOp.getBuffer();
-  OperandRange indices = accessOp.getIndices();
-  auto type = cast<tile::BufferType>(buffer.getType());
-  auto tensor = dyn_cast<BlockArgument>(buffer);
-  if (!type.isGlobal() || !tensor || indices.empty() ||
-      access->getBlock() != &loop.getBody().front())
-    return std::nullopt;
-
   BlockArgument innermost = loop.getInductionVars().back();
   llvm::DenseMap<Value, bool> pureCache;
   for (Value index : indices.drop_back())
@@ -298,24 +298,65 @@ tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
   std::optional<AffineIndex> affine = decomposeIndex(last, loop);
   if (!affine || affine->coefficients.back() != 1)
     return std::nullopt;
-
   // The first element of a vector is at `u + sum_{k != inner} c_k * iv_k +
-  // (multiple of the vector width)` in the innermost dim, plus the row
-  // offset, which is a multiple of the innermost extent.
-  ContiguousAccess result;
+  // (multiple of the vector width)` in the innermost dim.
   unsigned tz = affine->uniformTrailingZeros;
   for (int64_t c : ArrayRef<int64_t>(affine->coefficients).drop_back())
     if (c != 0)
       tz = std::min<unsigned>(tz, llvm::countr_zero(static_cast<uint64_t>(c)));
+  return tz;
+}
+
+/// log2 of `value`'s largest power-of-two divisor (kZeroTrailingZeros for 0).
+unsigned trailingZeros(int64_t value) {
+  return value == 0 ? kZeroTrailingZeros
+                    : llvm::countr_zero(static_cast<uint64_t>(value));
+}
+
+/// log2 of the largest power-of-two number of consecutive elements of a row
+/// of a shared tile of `type` that its layout stores consecutively, at an
+/// offset that is a multiple of that number, for runs that start at a
+/// column that is a multiple of it: the row stride's and the row's divisor
+/// for plain and padded rows (`W + pad`, `W`), at most the swizzled vector
+/// for swizzled ones (the XOR moves whole vectors); 0 for an unknown
+/// layout. Tiles and their stages start at multiples of 16 bytes
+/// (kSharedTileAlignment; a stage is a multiple of the row stride).
+unsigned sharedContiguityLog2(tile::BufferType type) {
+  int64_t width = type.getShape().back();
+  Attribute layout = type.getLayout();
+  auto plain = dyn_cast_or_null<tile::LayoutAttr>(layout);
+  if (!layout || (plain && plain.getKind() == tile::LayoutKind::Linear))
+    return trailingZeros(width);
+  if (auto padded = dyn_cast<tile::PaddedLayoutAttr>(layout))
+    return std::min(trailingZeros(width),
+                    trailingZeros(width + padded.getPad()));
+  if (auto swizzled = dyn_cast<tile::SwizzledLayoutAttr>(layout))
+    return std::min(trailingZeros(width), trailingZeros(swizzled.getVec()));
+  return 0;
+}
+} // namespace
+
+std::optional<ContiguousAccess>
+tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
+  auto accessOp = dyn_cast<tile::AccessOpInterface>(access);
+  if (!accessOp)
+    return std::nullopt;
+  Value buffer = accessOp.getBuffer();
+  auto type = cast<tile::BufferType>(buffer.getType());
+  auto tensor = dyn_cast<BlockArgument>(buffer);
+  if (!type.isGlobal() || !tensor)
+    return std::nullopt;
+  std::optional<unsigned> tz = contiguousIndexAlignment(accessOp, loop);
+  if (!tz)
+    return std::nullopt;
+  // Plus the row offset, which is a multiple of the innermost extent.
+  ContiguousAccess result;
   if (type.getRank() > 1) {
     int64_t rowExtent = type.getShape().back();
     if (ShapedType::isDynamic(rowExtent))
       result.dynamicRowStride = true;
     else
-      tz = std::min<unsigned>(
-          tz, rowExtent == 0
-                  ? kZeroTrailingZeros
-                  : llvm::countr_zero(static_cast<uint64_t>(rowExtent)));
+      tz = std::min(*tz, trailingZeros(rowExtent));
   }
   int64_t alignedElements =
       tensorAlignment(tensor) / storageBytes(type.getElementType());
@@ -323,7 +364,26 @@ tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
       alignedElements <= 0
           ? 0
           : llvm::countr_zero(static_cast<uint64_t>(alignedElements));
-  result.alignmentLog2 = std::min(tz, baseTz);
+  result.alignmentLog2 = std::min(*tz, baseTz);
+  return result;
+}
+
+std::optional<ContiguousAccess>
+tilec::analyzeSharedContiguousAccess(Operation *access, tile::ParallelOp loop) {
+  auto accessOp = dyn_cast<tile::AccessOpInterface>(access);
+  if (!accessOp)
+    return std::nullopt;
+  auto type = cast<tile::BufferType>(accessOp.getBuffer().getType());
+  if (!type.isShared() || !type.hasStaticShape())
+    return std::nullopt;
+  std::optional<unsigned> tz = contiguousIndexAlignment(accessOp, loop);
+  if (!tz)
+    return std::nullopt;
+  unsigned baseTz = trailingZeros(
+      int64_t(kSharedVectorAlignment) / storageBytes(type.getElementType()));
+  ContiguousAccess result;
+  result.alignmentLog2 =
+      std::min({*tz, sharedContiguityLog2(type), baseTz});
   return result;
 }
 
@@ -338,15 +398,19 @@ int64_t tilec::vectorChunkWidth(const ContiguousAccess &access,
   return std::max<int64_t>(width, 1);
 }
 
-SmallVector<VectorizableAccess>
-tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
+namespace {
+/// The accesses directly in `loop`'s body that `analyze` finds contiguous,
+/// with their chunk widths.
+SmallVector<VectorizableAccess> findAccesses(
+    tile::ParallelOp loop, int64_t loopWidth,
+    std::optional<ContiguousAccess> (*analyze)(Operation *, tile::ParallelOp)) {
   SmallVector<VectorizableAccess> found;
   for (Operation &op : loop.getBody().front()) {
     auto accessOp = dyn_cast<tile::AccessOpInterface>(op);
     if (!accessOp)
       continue;
     Value buffer = accessOp.getBuffer();
-    std::optional<ContiguousAccess> access = analyzeContiguousAccess(&op, loop);
+    std::optional<ContiguousAccess> access = analyze(&op, loop);
     if (!access)
       continue;
     Type elementType =
@@ -355,6 +419,17 @@ tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
         {&op, *access, vectorChunkWidth(*access, elementType, loopWidth)});
   }
   return found;
+}
+} // namespace
+
+SmallVector<VectorizableAccess>
+tilec::findContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
+  return findAccesses(loop, loopWidth, analyzeContiguousAccess);
+}
+
+SmallVector<VectorizableAccess>
+tilec::findSharedContiguousAccesses(tile::ParallelOp loop, int64_t loopWidth) {
+  return findAccesses(loop, loopWidth, analyzeSharedContiguousAccess);
 }
 
 bool tilec::isDistributedFragmentAccess(tile::AccessOpInterface access,

@@ -97,6 +97,21 @@ struct ContiguousAccess {
 std::optional<ContiguousAccess>
 analyzeContiguousAccess(mlir::Operation *access, mlir::tile::ParallelOp loop);
 
+/// The alignment in bytes that code may assume for a vector access of a
+/// shared tile at a multiple of its size (tiles start at multiples of
+/// kSharedTileAlignment; stages at multiples of their size).
+constexpr uint64_t kSharedVectorAlignment = 16;
+
+/// Analyzes `access` (a `tile.load` or `tile.store` of a shared tile that
+/// is directly in `loop`'s body) as analyzeContiguousAccess does a global
+/// one: contiguous in the innermost induction variable, its alignment
+/// bounded by how many consecutive elements of a row the tile's layout
+/// keeps consecutive (its row stride; a swizzle's vector). Shared tiles
+/// have static shapes: the access is in bounds as its indices are.
+std::optional<ContiguousAccess>
+analyzeSharedContiguousAccess(mlir::Operation *access,
+                              mlir::tile::ParallelOp loop);
+
 /// The widest chunk (in elements, a power of two) in which a contiguous
 /// access of `elementType` elements may be vectorized in a loop of vector
 /// width `loopWidth`: at most 16 bytes and no wider than its proven
@@ -120,6 +135,12 @@ struct VectorizableAccess {
 /// width `loopWidth`, in body order.
 llvm::SmallVector<VectorizableAccess>
 findContiguousAccesses(mlir::tile::ParallelOp loop, int64_t loopWidth);
+
+/// Returns the loads and stores of shared tiles directly in `loop`'s body
+/// that are contiguous (analyzeSharedContiguousAccess), with their chunk
+/// widths in a loop of vector width `loopWidth`, in body order.
+llvm::SmallVector<VectorizableAccess>
+findSharedContiguousAccesses(mlir::tile::ParallelOp loop, int64_t loopWidth);
 
 /// Returns true if `access`, a `tile.load` or `tile.store` of a fragment
 /// nested in `loop`, indexes the fragment the way the elementwise layout

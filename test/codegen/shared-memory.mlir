@@ -7,7 +7,11 @@
 // #tile.padded<pad = 0> layout; swizzles are tested elsewhere). The block's threads share a
 // fill (thread t sets elements t, t + 64, ...) and wait for each other
 // after it, after each parallel loop that accesses a tile and after each
-// access outside parallel loops.
+// access outside parallel loops. A parallel loop's row of a shared tile
+// (s[i, j] in a loop over [i, j], 4 lanes per step) is one 16-byte access
+// per step on both of its paths (the global access's bounds choose the
+// path; the tile's are known); its transpose (s[i, j] in a loop over
+// [j, i]) is accessed element by element.
 
 // CHECK: llvm.mlir.global external @stage$smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @stage(
@@ -27,9 +31,9 @@
 // CHECK: }
 // CHECK-NEXT: nvvm.barrier0
 // The first loop stores into the tile, in both paths.
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: } else {
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: }
 // CHECK-NEXT: nvvm.barrier0
 // The accesses outside parallel loops.

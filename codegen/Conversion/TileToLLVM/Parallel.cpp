@@ -50,6 +50,9 @@ struct ParallelPlan {
   bool unrolled = false;
   /// The vectorized accesses of the body and their chunk widths (>= 2).
   llvm::MapVector<Operation *, int64_t> chunkWidths;
+  /// The vectorized accesses of shared tiles and their chunk widths (>= 2):
+  /// in bounds by construction, so vectorized on both paths.
+  llvm::MapVector<Operation *, int64_t> sharedChunkWidths;
   /// The vectorized accesses whose row stride is checked at run time.
   llvm::SmallPtrSet<Operation *, 4> dynamicRowStride;
   /// In a loop without vectorized accesses, the body's range tests
@@ -285,6 +288,10 @@ private:
                       int64_t chunkWidth);
   void emitVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
                        int64_t chunkWidth);
+  void emitSharedVectorLoad(tile::LoadOp load, MutableArrayRef<Lane> lanes,
+                            int64_t chunkWidth);
+  void emitSharedVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
+                             int64_t chunkWidth);
 
   KernelLowering &lowering;
   OpBuilder &builder;
@@ -461,6 +468,10 @@ ParallelPlan ParallelLowering::plan(tile::ParallelOp loop,
     if (access.access.dynamicRowStride)
       plan.dynamicRowStride.insert(access.op);
   }
+  for (const VectorizableAccess &access :
+       findSharedContiguousAccesses(loop, width))
+    if (access.chunkWidth >= 2)
+      plan.sharedChunkWidths[access.op] = access.chunkWidth;
   // Guard tests (GuardTest) get a fast path where their step's code is
   // small enough (emitStep), in loops over one row: over several, the
   // row-indexed reads of both paths (layernorm's mean[i]) cost registers.
@@ -694,6 +705,15 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
         continue;
       }
     }
+    auto sharedChunk = plan.sharedChunkWidths.find(&op);
+    if (sharedChunk != plan.sharedChunkWidths.end()) {
+      if (auto load = dyn_cast<tile::LoadOp>(op))
+        emitSharedVectorLoad(load, lanes, sharedChunk->second);
+      else
+        emitSharedVectorStore(cast<tile::StoreOp>(op), lanes,
+                              sharedChunk->second);
+      continue;
+    }
     for (Lane &lane : lanes)
       if (failed(lowering.emitOp(op, lane)))
         return failure();
@@ -744,6 +764,53 @@ void ParallelLowering::emitVectorStore(tile::StoreOp store,
     }
     Value pointer = lowering.elementPointer(
         loc, tensor, lowering.lookup(lanes[first], store.getIndices()));
+    LLVM::StoreOp::create(builder, loc, vector, pointer, alignment);
+  }
+}
+
+void ParallelLowering::emitSharedVectorLoad(tile::LoadOp load,
+                                            MutableArrayRef<Lane> lanes,
+                                            int64_t chunkWidth) {
+  Location loc = load.getLoc();
+  const SharedBuffer &buffer = *lowering.findShared(load.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, buffer.storageType);
+  unsigned alignment = chunkWidth * storageBytes(buffer.elementType);
+  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
+    Value pointer = lowering.sharedElementPointer(
+        loc, buffer, lowering.lookup(lanes[first], load.getIndices()));
+    Value vector =
+        LLVM::LoadOp::create(builder, loc, vectorType, pointer, alignment);
+    for (int64_t i = 0; i < chunkWidth; ++i) {
+      Value position = LLVM::ConstantOp::create(
+          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
+      Value element =
+          LLVM::ExtractElementOp::create(builder, loc, vector, position);
+      lanes[first + i].map.map(
+          load.getResult(),
+          lowering.fromStorage(loc, element, buffer.elementType));
+    }
+  }
+}
+
+void ParallelLowering::emitSharedVectorStore(tile::StoreOp store,
+                                             MutableArrayRef<Lane> lanes,
+                                             int64_t chunkWidth) {
+  Location loc = store.getLoc();
+  const SharedBuffer &buffer = *lowering.findShared(store.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, buffer.storageType);
+  unsigned alignment = chunkWidth * storageBytes(buffer.elementType);
+  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
+    Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
+    for (int64_t i = 0; i < chunkWidth; ++i) {
+      Value position = LLVM::ConstantOp::create(
+          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
+      Value element = lowering.toStorage(
+          loc, lanes[first + i].map.lookup(store.getValue()));
+      vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
+                                             position);
+    }
+    Value pointer = lowering.sharedElementPointer(
+        loc, buffer, lowering.lookup(lanes[first], store.getIndices()));
     LLVM::StoreOp::create(builder, loc, vector, pointer, alignment);
   }
 }
