@@ -8,8 +8,10 @@
 // mma.sync path, `#tile.mma<warps_m, warps_n>`, the warps split over C:
 // `full_row` gives every warp (warpgroup) whole rows, `full_col` whole
 // columns, `square` the split whose tiles are closest to square. A GEMM
-// whose A is a fragment takes the mma.sync path with whole rows per warp,
-// and so do the other GEMMs of its launch (the fragment comes from one).
+// whose A is a fragment has whole rows per warp (warpgroup), A laid out as
+// C; it takes wgmma's RS form if every GEMM of its launch can take wgmma
+// with whole rows per warpgroup (the fragment comes from one of them), and
+// the mma.sync path with all of them otherwise.
 // Everything the lowering cannot do is reported here, at the GEMM, before
 // any lowering.
 //
@@ -87,8 +89,8 @@ std::optional<tile::WgmmaOperandLayout> describeOperand(Value operand,
 }
 
 /// True if a GEMM of the launch around `gemm` reads an operand from
-/// registers: its fragment must be laid out as the mma.sync accumulators of
-/// the launch are, so all of them take that path.
+/// registers: its fragment must be laid out as the accumulators of the
+/// launch are, so all of them take one path.
 bool launchHasRegisterOperand(tile::GemmOp gemm) {
   auto launch = gemm->getParentOfType<tile::LaunchOp>();
   if (!launch)
@@ -102,22 +104,29 @@ bool launchHasRegisterOperand(tile::GemmOp gemm) {
 }
 
 /// Returns the warpgroup grid of the wgmma path for `gemm` with an `m x n`
-/// f32 accumulator over `threads` threads, or nullopt if the GEMM must take
-/// the mma.sync path.
+/// f32 accumulator over `threads` threads on its own, or nullopt if it
+/// cannot take that path: with A a shared tile (SS), the grid its policy
+/// chooses; with A a fragment (RS: A from registers, as FlashAttention's
+/// P·V), whole rows per warpgroup, A laid out as the accumulator.
 std::optional<std::pair<int64_t, int64_t>>
-chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
+chooseOwnWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n,
+                       int64_t threads) {
   tile::TargetAttr target = tile::getTarget(gemm);
   auto c = cast<tile::BufferType>(gemm.getC().getType());
   if (!target || !target.hasFeature(TargetFeature::Wgmma) ||
-      !c.getElementType().isF32() || threads % 128 != 0 ||
-      launchHasRegisterOperand(gemm))
+      !c.getElementType().isF32() || threads % 128 != 0)
     return std::nullopt;
+  bool registerA = cast<tile::BufferType>(gemm.getA().getType()).isFragment();
   // A is K-major unless transposed; B is K-major only when transposed.
-  std::optional<tile::WgmmaOperandLayout> a =
-      describeOperand(gemm.getA(), !gemm.getTransposeA());
+  std::optional<tile::WgmmaOperandLayout> a;
+  if (!registerA) {
+    a = describeOperand(gemm.getA(), !gemm.getTransposeA());
+    if (!a)
+      return std::nullopt;
+  }
   std::optional<tile::WgmmaOperandLayout> b =
       describeOperand(gemm.getB(), gemm.getTransposeB());
-  if (!a || !b)
+  if (!b)
     return std::nullopt;
   // An M- or N-major operand's wgmma tiles must start at its panels (one
   // swizzle span of M or N each).
@@ -126,11 +135,12 @@ chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
                              .getIntOrFloatBitWidth() /
                          8;
   int64_t bPanel = gemm.getTransposeB() ? 0 : b->swizzleBytes / elementBytes;
-  int64_t aPanel = gemm.getTransposeA() ? a->swizzleBytes / elementBytes : 0;
+  int64_t aPanel =
+      a && gemm.getTransposeA() ? a->swizzleBytes / elementBytes : 0;
   if (aPanel && 64 % aPanel != 0)
     return std::nullopt;
-  return chooseGrid(gemm.getPolicy(), m, n, threads / 128,
-                    [&](int64_t groupsM, int64_t groupsN) {
+  return chooseGrid(registerA ? tile::GemmPolicy::FullRow : gemm.getPolicy(), m,
+                    n, threads / 128, [&](int64_t groupsM, int64_t groupsN) {
                       int64_t groupN = n / groupsN;
                       return m % (64 * groupsM) == 0 && n % groupsN == 0 &&
                              groupN % 8 == 0 && groupN <= 256 &&
@@ -138,14 +148,37 @@ chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
                     });
 }
 
+/// Returns the warpgroup grid of the wgmma path for `gemm` with an `m x n`
+/// f32 accumulator over `threads` threads, or nullopt if the GEMM must take
+/// the mma.sync path. In a launch where a GEMM reads A from registers, the
+/// fragment is another GEMM's accumulator (through a copy), so either every
+/// GEMM of the launch takes wgmma with whole rows per warpgroup, or none.
+std::optional<std::pair<int64_t, int64_t>>
+chooseWarpgroupGrid(tile::GemmOp gemm, int64_t m, int64_t n, int64_t threads) {
+  if (!launchHasRegisterOperand(gemm))
+    return chooseOwnWarpgroupGrid(gemm, m, n, threads);
+  bool allWholeRows = true;
+  gemm->getParentOfType<tile::LaunchOp>().walk([&](tile::GemmOp other) {
+    auto c = cast<tile::BufferType>(other.getC().getType());
+    std::optional<std::pair<int64_t, int64_t>> grid = chooseOwnWarpgroupGrid(
+        other, c.getDimSize(0), c.getDimSize(1), threads);
+    allWholeRows &= grid && grid->second == 1;
+  });
+  if (!allWholeRows)
+    return std::nullopt;
+  return chooseOwnWarpgroupGrid(gemm, m, n, threads);
+}
+
 /// The layouts of a GEMM whose A is a fragment (FlashAttention's P·V): the
 /// warps split C along M only (each owns whole rows), and A is laid out as
-/// an mma.sync accumulator with the same split, so that the registers of
-/// two adjacent 16 x 8 tiles of A are the A operand of one k step
-/// (TENSORCORES.md §1). The GEMM that produces A (through a copy) must give
-/// its accumulator the same layout: `policy = full_row`.
+/// an accumulator with the same split, so that the registers of two
+/// adjacent 16 x 8 tiles of A are the A operand of one k step: of
+/// mma.sync (TENSORCORES.md §1) or, with `warpgroup`, of wgmma's RS form
+/// (§5). The GEMM that produces A (through a copy) must give its
+/// accumulator the same layout: `policy = full_row`.
 LogicalResult addRegisterOperandConstraints(tile::GemmOp gemm, Operation *c,
                                             int64_t m, int64_t warps,
+                                            bool warpgroup,
                                             LayoutConstraints &constraints) {
   Operation *a = gemm.getA().getDefiningOp<tile::AllocFragmentOp>();
   if (!a)
@@ -154,7 +187,8 @@ LogicalResult addRegisterOperandConstraints(tile::GemmOp gemm, Operation *c,
     return gemm.emitOpError("with A in registers splits the ")
            << m << " rows over " << warps
            << " warps, which needs 16-row tiles per warp";
-  auto layout = tile::MmaLayoutAttr::get(gemm.getContext(), warps, 1);
+  auto layout =
+      tile::MmaLayoutAttr::get(gemm.getContext(), warps, 1, warpgroup);
   constraints.addHolder(a, layout, gemm);
   constraints.addHolder(c, layout, gemm);
   return success();
@@ -193,11 +227,12 @@ struct GemmLayoutRule
       return gemm.emitOpError("needs whole warps, but the block has ")
              << threads << " threads";
     int64_t m = c.getDimSize(0), n = c.getDimSize(1);
+    std::optional<std::pair<int64_t, int64_t>> groups =
+        chooseWarpgroupGrid(gemm, m, n, threads);
     if (a.isFragment())
       return addRegisterOperandConstraints(gemm, alloc, m, threads / 32,
-                                           constraints);
-    if (std::optional<std::pair<int64_t, int64_t>> groups =
-            chooseWarpgroupGrid(gemm, m, n, threads)) {
+                                           groups.has_value(), constraints);
+    if (groups) {
       constraints.addHolder(
           alloc,
           tile::MmaLayoutAttr::get(gemm.getContext(), 4 * groups->first,

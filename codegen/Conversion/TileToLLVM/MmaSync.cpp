@@ -75,12 +75,6 @@ private:
   /// The A registers (4 x i32) of the 16 x 16 tile at rows `rowBase`, k
   /// columns `kBase`.
   SmallVector<Value> loadA(const SharedBuffer &a, Value rowBase, int64_t kBase);
-  /// The A registers (4 x i32) of m tile `m`, k columns `kBase`, from the
-  /// fragment `a` laid out as an accumulator with `nTiles` 8-column tiles
-  /// per row: the registers of its tiles (m, kBase/8) and (m, kBase/8 + 1)
-  /// in pairs (rows g and g + 8 of the low, then of the high k half).
-  SmallVector<Value> packA(const PrivateBuffer &a, int64_t m, int64_t nTiles,
-                           int64_t kBase);
   /// The B registers of `count` (1 or 2) n8 tiles at columns `columnBase`,
   /// k rows `kBase`: 2 x i32 per tile.
   SmallVector<Value> loadB(const SharedBuffer &b, Value columnBase,
@@ -136,22 +130,6 @@ SmallVector<Value> MmaSyncLowering::loadA(const SharedBuffer &a, Value rowBase,
   Value row = add(add(laneBits(0, 7), mul(laneBits(4, 1), 8)), kBase);
   Value column = add(rowBase, mul(laneBits(3, 1), 8));
   return loadMatrices(a, row, column, 4, /*transpose=*/true);
-}
-
-SmallVector<Value> MmaSyncLowering::packA(const PrivateBuffer &a, int64_t m,
-                                          int64_t nTiles, int64_t kBase) {
-  SmallVector<Value> registers;
-  Type i32 = builder.getI32Type();
-  for (int64_t half = 0; half < 2; ++half) {
-    int64_t first = (m * nTiles + kBase / 8 + half) * 4;
-    for (int64_t row = 0; row < 2; ++row) {
-      Value low = lowering.loadFragmentRegister(loc, a, first + 2 * row);
-      Value high = lowering.loadFragmentRegister(loc, a, first + 2 * row + 1);
-      registers.push_back(LLVM::BitcastOp::create(
-          builder, loc, i32, packPair(builder, loc, low, high)));
-    }
-  }
-  return registers;
 }
 
 SmallVector<Value> MmaSyncLowering::loadB(const SharedBuffer &b,
@@ -233,9 +211,10 @@ LogicalResult MmaSyncLowering::emit() {
   for (int64_t k = 0; k < kExtent; k += 16) {
     SmallVector<SmallVector<Value>> aRegisters;
     for (int64_t m = 0; m < mTiles; ++m)
-      aRegisters.push_back(aInRegisters
-                               ? packA(*aFragment, m, kExtent / 8, k)
-                               : loadA(*a, add(warpRowBase, 16 * m), k));
+      aRegisters.push_back(
+          aInRegisters ? packAccumulatorOperandA(lowering, loc, *aFragment, m,
+                                                 kExtent / 8, k)
+                       : loadA(*a, add(warpRowBase, 16 * m), k));
     SmallVector<SmallVector<Value>> bRegisters;
     for (int64_t n = 0; n < nTiles; n += 2) {
       int64_t count = std::min<int64_t>(2, nTiles - n);
@@ -292,6 +271,26 @@ LogicalResult MmaSyncLowering::emit() {
 }
 
 } // namespace
+
+SmallVector<Value> tilec::packAccumulatorOperandA(KernelLowering &lowering,
+                                                  Location loc,
+                                                  const PrivateBuffer &a,
+                                                  int64_t m, int64_t nTiles,
+                                                  int64_t kBase) {
+  OpBuilder &builder = lowering.getBuilder();
+  SmallVector<Value> registers;
+  Type i32 = builder.getI32Type();
+  for (int64_t half = 0; half < 2; ++half) {
+    int64_t first = (m * nTiles + kBase / 8 + half) * 4;
+    for (int64_t row = 0; row < 2; ++row) {
+      Value low = lowering.loadFragmentRegister(loc, a, first + 2 * row);
+      Value high = lowering.loadFragmentRegister(loc, a, first + 2 * row + 1);
+      registers.push_back(LLVM::BitcastOp::create(
+          builder, loc, i32, packPair(builder, loc, low, high)));
+    }
+  }
+  return registers;
+}
 
 LogicalResult tilec::emitMmaSyncGemm(KernelLowering &lowering,
                                      tile::GemmOp gemm) {

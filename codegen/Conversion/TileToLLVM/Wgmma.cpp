@@ -3,19 +3,21 @@
 // The lowering of `tile.gemm` on the wgmma path: C is a fragment in the
 // `#tile.mma<warps_m, warps_n, warpgroup = true>` layout, A and B are
 // shared tiles of f16 or bf16 in a swizzled layout that a wgmma matrix
-// descriptor describes (SS form). Warpgroup g = warp / 4 owns rows
-// `64 * (g % (warps_m / 4)) + 16 * warps_m * m` (m < its accumulator tiles)
-// and columns `N / warps_n * (g / (warps_m / 4))` of C; for every 16-wide
-// k step it issues one `wgmma.mma_async.m64nNk16` per 64-row block, whose
-// descriptors point at the block's rows of A and the warpgroup's columns of
-// B. The GEMM is one commit group: `wgmma.fence` (the accumulator registers
-// may have been written by other instructions; the fence takes them, so that
-// LLVM keeps those writes above it), the wgmmas, `commit_group`
-// and `wait_group 0`, so that the registers hold the result, and the
-// operand stages may be refilled, when the op ends; an `async` GEMM waits
-// with `wait_group 1`, for the previous one only (tile-pipeline-loops
-// delays the refill of its stage by one iteration and ends the loop with
-// a synchronous GEMM). Facts and formulas:
+// descriptor describes (SS form), or A is an f16 or bf16 fragment laid out
+// as C with whole rows per warpgroup, whose registers are the A operand
+// (RS form: FlashAttention's P·V; packed as mma.sync's A). Warpgroup g = warp /
+// 4 owns rows `64 * (g % (warps_m / 4)) + 16 * warps_m * m` (m < its
+// accumulator tiles) and columns `N / warps_n * (g / (warps_m / 4))` of C; for
+// every 16-wide k step it issues one `wgmma.mma_async.m64nNk16` per 64-row
+// block, whose descriptors point at the block's rows of A and the warpgroup's
+// columns of B. The GEMM is one commit group: `wgmma.fence` (the accumulator
+// registers may have been written by other instructions; the fence takes them,
+// so that LLVM keeps those writes above it), the wgmmas, `commit_group` and
+// `wait_group 0`, so that the registers hold the result, and the operand stages
+// may be refilled, when the op ends; an `async` GEMM waits with `wait_group 1`,
+// for the previous one only (tile-pipeline-loops delays the refill of its stage
+// by one iteration and ends the loop with a synchronous GEMM). Facts and
+// formulas:
 // ../shared/design/TENSORCORES.md §5.
 //
 //===----------------------------------------------------------------------===//
@@ -31,10 +33,10 @@ using namespace tilec;
 namespace {
 
 /// Emits the volatile inline-asm statement `instruction` so that it takes
-/// `values` (f32 accumulator registers) and gives them back, tied, in
-/// statements of up to 32 registers, each with the (idempotent)
-/// instruction. The statement is then what defines the values for LLVM,
-/// which can move no other definition or use of them across it. Returns
+/// `values` (f32 accumulator registers, i32 A registers) and gives them
+/// back, tied, in statements of up to 32 registers, each with the
+/// (idempotent) instruction. The statement is then what defines the values for
+/// LLVM, which can move no other definition or use of them across it. Returns
 /// the values the statements give back.
 SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
                                          ValueRange values,
@@ -45,13 +47,13 @@ SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
     ValueRange chunk =
         values.slice(first, std::min(kChunk, values.size() - first));
     std::string constraints;
-    for (size_t i = 0; i < chunk.size(); ++i)
-      constraints += (i ? ",=f" : "=f");
+    for (auto [i, value] : llvm::enumerate(chunk))
+      constraints +=
+          std::string(i ? "," : "") + (value.getType().isF32() ? "=f" : "=r");
     for (size_t i = 0; i < chunk.size(); ++i)
       constraints += "," + std::to_string(i);
     auto type = LLVM::LLVMStructType::getLiteral(
-        builder.getContext(),
-        SmallVector<Type>(chunk.size(), builder.getF32Type()));
+        builder.getContext(), llvm::to_vector(chunk.getTypes()));
     auto asmOp = LLVM::InlineAsmOp::create(
         builder, loc, type, chunk, instruction, constraints,
         /*has_side_effects=*/true, /*is_align_stack=*/false,
@@ -77,7 +79,7 @@ SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
                                "wgmma.wait_group.sync.aligned 0;");
 }
 
-/// Emits `wgmma.fence` through the accumulator registers `values`
+/// Emits `wgmma.fence` through the accumulator and A registers `values`
 /// (pinThroughInstruction), so that every instruction that defines them
 /// (the zeros of a `clear`, the copies LLVM makes where control flow
 /// merges) stays above the fence. Left to itself LLVM sinks those copies
@@ -111,6 +113,12 @@ public:
 
 private:
   Value constant(int64_t value) { return lowering.indexConstant(loc, value); }
+  /// Emits the RS form, `wgmma.mma_async.m64nNk16` with A from the four i32
+  /// `aRegisters`, on the `accumulator` struct, as the inline PTX that
+  /// NVVM's SS op lowers to (whose operands tile-host-run reads the same
+  /// way): `{d..}, {a0..a3}, descB, p, sA, sB, tB`.
+  Value emitRegisterA(Value accumulator, ArrayRef<Value> aRegisters,
+                      Value descriptorB, int64_t n, bool bf16, bool transposeB);
   /// Describes `value` (a shared tile of the GEMM stored K-major if
   /// `contiguousIsK`) or reports why no descriptor can.
   FailureOr<WgmmaOperand> describe(Value value, bool contiguousIsK);
@@ -165,6 +173,52 @@ Value WgmmaLowering::descriptor(const WgmmaOperand &operand, Value row,
                             i64Constant(operand.descriptorBits));
 }
 
+Value WgmmaLowering::emitRegisterA(Value accumulator,
+                                   ArrayRef<Value> aRegisters,
+                                   Value descriptorB, int64_t n, bool bf16,
+                                   bool transposeB) {
+  auto type = cast<LLVM::LLVMStructType>(accumulator.getType());
+  int64_t count = type.getBody().size();
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < count; ++i)
+    operands.push_back(
+        LLVM::ExtractValueOp::create(builder, loc, accumulator, i));
+  llvm::append_range(operands, aRegisters);
+  operands.push_back(descriptorB);
+  auto i32Constant = [&](int32_t value) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                    builder.getI32IntegerAttr(value));
+  };
+  // Scale-d 1 (accumulate), A and B not negated, B transposed or not.
+  for (int32_t flag : {1, 1, 1, transposeB ? 1 : 0})
+    operands.push_back(i32Constant(flag));
+  std::string list, constraints;
+  for (int64_t i = 0; i < count; ++i) {
+    list += (i ? ", $" : "$") + std::to_string(i);
+    constraints += i ? ",=f" : "=f";
+  }
+  for (int64_t i = 0; i < count; ++i)
+    constraints += "," + std::to_string(i);
+  constraints += ",r,r,r,r,l,n,n,n,n";
+  auto operand = [&](int64_t index) {
+    return "$" + std::to_string(2 * count + index);
+  };
+  const char *input = bf16 ? "bf16" : "f16";
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " + operand(5) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(n) + "k16.f32." + input + "." + input +
+                     " {" + list + "}, {" + operand(0) + ", " + operand(1) +
+                     ", " + operand(2) + ", " + operand(3) + "}, " +
+                     operand(4) + ", p, " + operand(6) + ", " + operand(7) +
+                     ", " + operand(8) + ";\n}\n";
+  return LLVM::InlineAsmOp::create(
+             builder, loc, type, operands, text, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+             /*operand_attrs=*/nullptr)
+      .getResult(0);
+}
+
 LogicalResult WgmmaLowering::emit() {
   const PrivateBuffer *c = lowering.findPrivate(gemm.getC());
   auto layout = c ? dyn_cast_or_null<tile::MmaLayoutAttr>(
@@ -182,10 +236,24 @@ LogicalResult WgmmaLowering::emit() {
            << cType.getDimSize(1) << "] tile over " << lowering.getThreads()
            << " threads";
   // A is K-major unless transposed; B (K x N) is K-major when transposed.
-  FailureOr<WgmmaOperand> a = describe(gemm.getA(), !gemm.getTransposeA());
+  // A fragment (RS) is laid out as the accumulator, whole rows per
+  // warpgroup (GemmRule.cpp).
+  const PrivateBuffer *aFragment = lowering.findPrivate(gemm.getA());
+  if (aFragment &&
+      (aFragment->fragmentLayout != c->fragmentLayout ||
+       layout.getWarpsN() != 1 || gemm.getTransposeA() ||
+       !(aFragment->elementType.isF16() || aFragment->elementType.isBF16())))
+    return gemm.emitOpError("with A in registers needs an f16 or bf16 A laid "
+                            "out as the accumulator with whole rows per "
+                            "warpgroup; run -tile-infer-layouts first");
+  FailureOr<WgmmaOperand> a =
+      aFragment ? FailureOr<WgmmaOperand>(WgmmaOperand())
+                : describe(gemm.getA(), !gemm.getTransposeA());
   FailureOr<WgmmaOperand> b = describe(gemm.getB(), gemm.getTransposeB());
   if (failed(a) || failed(b))
     return failure();
+  auto aType = cast<tile::BufferType>(gemm.getA().getType());
+  int64_t kExtent = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
 
   // The warpgroup's first row and column (MmaTiling, warpgroup order).
   auto [warpRow, warpColumn] = lowering.warpGridPosition(loc, *tiling);
@@ -206,7 +274,19 @@ LogicalResult WgmmaLowering::emit() {
     inputs.push_back(gemm.getClear()
                          ? lowering.zeroOf(loc, f32)
                          : lowering.loadFragmentRegister(loc, *c, reg));
+  // RS: A's registers of every k step and 64-row block, fenced with the
+  // accumulators (they were written by other instructions: P = cast(S)).
+  int64_t accumulatorCount = inputs.size();
+  if (aFragment)
+    for (int64_t k = 0; k < kExtent; k += 16)
+      for (int64_t m = 0; m < mTiles; ++m)
+        llvm::append_range(inputs,
+                           packAccumulatorOperandA(lowering, loc, *aFragment, m,
+                                                   kExtent / 8, k));
   inputs = fenceAndPin(builder, loc, inputs);
+  SmallVector<Value> aRegisters(inputs.begin() + accumulatorCount,
+                                inputs.end());
+  inputs.resize(accumulatorCount);
   SmallVector<Value> accumulators;
   for (int64_t m = 0; m < mTiles; ++m) {
     Value accumulator = LLVM::PoisonOp::create(builder, loc, accumulatorType);
@@ -216,28 +296,34 @@ LogicalResult WgmmaLowering::emit() {
     accumulators.push_back(accumulator);
   }
 
-  NVVM::WGMMATypes inputType = a->buffer->elementType.isBF16()
-                                   ? NVVM::WGMMATypes::bf16
-                                   : NVVM::WGMMATypes::f16;
+  bool bf16 = aType.getElementType().isBF16();
+  NVVM::WGMMATypes inputType =
+      bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   auto typeAttr = [&](NVVM::WGMMATypes type) {
     return NVVM::WGMMATypesAttr::get(context, type);
   };
   auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
   // Operand layouts: A row = K-major, col = M-major; B col = K-major,
   // row = N-major.
-  auto layoutA = NVVM::MMALayoutAttr::get(
-      context, a->contiguousIsK ? NVVM::MMALayout::row : NVVM::MMALayout::col);
+  auto layoutA = NVVM::MMALayoutAttr::get(context, aFragment || a->contiguousIsK
+                                                       ? NVVM::MMALayout::row
+                                                       : NVVM::MMALayout::col);
   auto layoutB = NVVM::MMALayoutAttr::get(
       context, b->contiguousIsK ? NVVM::MMALayout::col : NVVM::MMALayout::row);
   auto shape = NVVM::MMAShapeAttr::get(context, 64, n, 16);
 
-  int64_t kExtent = cast<tile::BufferType>(gemm.getA().getType())
-                        .getDimSize(gemm.getTransposeA() ? 0 : 1);
   for (int64_t k = 0; k < kExtent; k += 16) {
     Value kValue = constant(k);
     Value descriptorB = b->contiguousIsK ? descriptor(*b, columnBase, kValue)
                                          : descriptor(*b, kValue, columnBase);
     for (int64_t m = 0; m < mTiles; ++m) {
+      if (aFragment) {
+        int64_t first = 4 * (k / 16 * mTiles + m);
+        accumulators[m] =
+            emitRegisterA(accumulators[m], ArrayRef(aRegisters).slice(first, 4),
+                          descriptorB, n, bf16, !b->contiguousIsK);
+        continue;
+      }
       Value row = arith::AddIOp::create(builder, loc, groupRowBase,
                                         constant(16 * tiling->warpsM * m));
       Value descriptorA = a->contiguousIsK ? descriptor(*a, row, kValue)
