@@ -475,3 +475,32 @@ def guard_tests(run):
         'E': column(lambda j: j < n, 5.0),
         'F': column(lambda j: j * (n - j) < (n * n - 9) // 4 + 1, 6.0),
     }
+
+
+# row-slices.tile: C = A B - the row maximum over the block's 64 columns
+# (zeros past N, which the zero-filled B gives, included) + 2 Bias[column];
+# Rowmax[m, bx] that maximum; Colvec = 2 Bias.
+
+def row_slices(run):
+    m, n, k = run.dims['M'], run.dims['N'], run.dims['K']
+    a, b, bias = run.inputs['A'], run.inputs['B'], run.inputs['Bias']
+    r = rounding(run.dtype('C'))
+    blocks = (n + 63) // 64
+    sums = [[math.fsum(a[i * k + kk] * b[kk * n + j] for kk in range(k))
+             for j in range(n)] for i in range(m)]
+    row_max = [[max(sums[i][j] if j < n else 0.0
+                    for j in range(64 * bx, 64 * bx + 64))
+                for bx in range(blocks)] for i in range(m)]
+    values, errors = [], []
+    for i in range(m):
+        for j in range(n):
+            scale = math.fsum(abs(a[i * k + kk] * b[kk * n + j])
+                              for kk in range(k))
+            values.append(r(sums[i][j] - row_max[i][j // 64] +
+                            f32(bias[j] * 2.0)))
+            errors.append(2 * SUM_ERROR * (scale + abs(row_max[i][j // 64])))
+    maxima = [x for row in row_max for x in row]
+    return {'C': Approximate(values, errors),
+            'Rowmax': Approximate(maxima, [SUM_ERROR * abs(x) + 1e-30
+                                           for x in maxima]),
+            'Colvec': [f32(x * 2.0) for x in bias]}
