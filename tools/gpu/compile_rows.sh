@@ -56,6 +56,8 @@ layernorm_configs=(
   "m4n4096t256:-D block_M=4 -D block_N=4096 -D threads=256"
   "m8n4096t512:-D block_M=8 -D block_N=4096 -D threads=512"
   "m8n8192t512:-D block_M=8 -D block_N=8192 -D threads=512"
+  "m16n8192t512:-D block_M=16 -D block_N=8192 -D threads=512"
+  "m16n4096t256:-D block_M=16 -D block_N=4096 -D threads=256"
   "m8n8192t1024:-D block_M=8 -D block_N=8192 -D threads=1024"
   "m1n4096t256:-D block_M=1 -D block_N=4096 -D threads=256"
   "m1n8192t512:-D block_M=1 -D block_N=8192 -D threads=512"
