@@ -288,10 +288,12 @@ private:
                       int64_t chunkWidth);
   void emitVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
                        int64_t chunkWidth);
-  void emitSharedVectorLoad(tile::LoadOp load, MutableArrayRef<Lane> lanes,
-                            int64_t chunkWidth);
-  void emitSharedVectorStore(tile::StoreOp store, MutableArrayRef<Lane> lanes,
-                             int64_t chunkWidth);
+  /// The storage and element types of `buffer`, a global tensor or a
+  /// shared tile.
+  std::pair<Type, Type> elementTypes(Value buffer);
+  /// The address in `lane` of the element that `access` (of a global
+  /// tensor or a shared tile) reads or writes.
+  Value lanePointer(tile::AccessOpInterface access, Lane &lane);
 
   KernelLowering &lowering;
   OpBuilder &builder;
@@ -708,10 +710,9 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
     auto sharedChunk = plan.sharedChunkWidths.find(&op);
     if (sharedChunk != plan.sharedChunkWidths.end()) {
       if (auto load = dyn_cast<tile::LoadOp>(op))
-        emitSharedVectorLoad(load, lanes, sharedChunk->second);
+        emitVectorLoad(load, lanes, sharedChunk->second);
       else
-        emitSharedVectorStore(cast<tile::StoreOp>(op), lanes,
-                              sharedChunk->second);
+        emitVectorStore(cast<tile::StoreOp>(op), lanes, sharedChunk->second);
       continue;
     }
     for (Lane &lane : lanes)
@@ -721,26 +722,40 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
   return success();
 }
 
+std::pair<Type, Type> ParallelLowering::elementTypes(Value buffer) {
+  if (const Tensor *tensor = lowering.findTensor(buffer))
+    return {tensor->storageType, tensor->elementType};
+  const SharedBuffer &shared = *lowering.findShared(buffer);
+  return {shared.storageType, shared.elementType};
+}
+
+Value ParallelLowering::lanePointer(tile::AccessOpInterface access,
+                                    Lane &lane) {
+  Location loc = access.getLoc();
+  SmallVector<Value> indices = lowering.lookup(lane, access.getIndices());
+  if (const Tensor *tensor = lowering.findTensor(access.getBuffer()))
+    return lowering.elementPointer(loc, *tensor, indices);
+  return lowering.sharedElementPointer(
+      loc, *lowering.findShared(access.getBuffer()), indices);
+}
+
 void ParallelLowering::emitVectorLoad(tile::LoadOp load,
                                       MutableArrayRef<Lane> lanes,
                                       int64_t chunkWidth) {
   Location loc = load.getLoc();
-  const Tensor &tensor = *lowering.findTensor(load.getBuffer());
-  auto vectorType = VectorType::get({chunkWidth}, tensor.storageType);
-  unsigned alignment = chunkWidth * storageBytes(tensor.elementType);
+  auto [storageType, elementType] = elementTypes(load.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, storageType);
+  unsigned alignment = chunkWidth * storageBytes(elementType);
   for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
-    Value pointer = lowering.elementPointer(
-        loc, tensor, lowering.lookup(lanes[first], load.getIndices()));
-    Value vector =
-        LLVM::LoadOp::create(builder, loc, vectorType, pointer, alignment);
+    Value vector = LLVM::LoadOp::create(
+        builder, loc, vectorType, lanePointer(load, lanes[first]), alignment);
     for (int64_t i = 0; i < chunkWidth; ++i) {
       Value position = LLVM::ConstantOp::create(
           builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
       Value element =
           LLVM::ExtractElementOp::create(builder, loc, vector, position);
-      lanes[first + i].map.map(
-          load.getResult(),
-          lowering.fromStorage(loc, element, tensor.elementType));
+      lanes[first + i].map.map(load.getResult(),
+                               lowering.fromStorage(loc, element, elementType));
     }
   }
 }
@@ -749,9 +764,9 @@ void ParallelLowering::emitVectorStore(tile::StoreOp store,
                                        MutableArrayRef<Lane> lanes,
                                        int64_t chunkWidth) {
   Location loc = store.getLoc();
-  const Tensor &tensor = *lowering.findTensor(store.getBuffer());
-  auto vectorType = VectorType::get({chunkWidth}, tensor.storageType);
-  unsigned alignment = chunkWidth * storageBytes(tensor.elementType);
+  auto [storageType, elementType] = elementTypes(store.getBuffer());
+  auto vectorType = VectorType::get({chunkWidth}, storageType);
+  unsigned alignment = chunkWidth * storageBytes(elementType);
   for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
     Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
     for (int64_t i = 0; i < chunkWidth; ++i) {
@@ -762,56 +777,8 @@ void ParallelLowering::emitVectorStore(tile::StoreOp store,
       vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
                                              position);
     }
-    Value pointer = lowering.elementPointer(
-        loc, tensor, lowering.lookup(lanes[first], store.getIndices()));
-    LLVM::StoreOp::create(builder, loc, vector, pointer, alignment);
-  }
-}
-
-void ParallelLowering::emitSharedVectorLoad(tile::LoadOp load,
-                                            MutableArrayRef<Lane> lanes,
-                                            int64_t chunkWidth) {
-  Location loc = load.getLoc();
-  const SharedBuffer &buffer = *lowering.findShared(load.getBuffer());
-  auto vectorType = VectorType::get({chunkWidth}, buffer.storageType);
-  unsigned alignment = chunkWidth * storageBytes(buffer.elementType);
-  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
-    Value pointer = lowering.sharedElementPointer(
-        loc, buffer, lowering.lookup(lanes[first], load.getIndices()));
-    Value vector =
-        LLVM::LoadOp::create(builder, loc, vectorType, pointer, alignment);
-    for (int64_t i = 0; i < chunkWidth; ++i) {
-      Value position = LLVM::ConstantOp::create(
-          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
-      Value element =
-          LLVM::ExtractElementOp::create(builder, loc, vector, position);
-      lanes[first + i].map.map(
-          load.getResult(),
-          lowering.fromStorage(loc, element, buffer.elementType));
-    }
-  }
-}
-
-void ParallelLowering::emitSharedVectorStore(tile::StoreOp store,
-                                             MutableArrayRef<Lane> lanes,
-                                             int64_t chunkWidth) {
-  Location loc = store.getLoc();
-  const SharedBuffer &buffer = *lowering.findShared(store.getBuffer());
-  auto vectorType = VectorType::get({chunkWidth}, buffer.storageType);
-  unsigned alignment = chunkWidth * storageBytes(buffer.elementType);
-  for (size_t first = 0; first < lanes.size(); first += chunkWidth) {
-    Value vector = LLVM::PoisonOp::create(builder, loc, vectorType);
-    for (int64_t i = 0; i < chunkWidth; ++i) {
-      Value position = LLVM::ConstantOp::create(
-          builder, loc, builder.getI32Type(), builder.getI32IntegerAttr(i));
-      Value element = lowering.toStorage(
-          loc, lanes[first + i].map.lookup(store.getValue()));
-      vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
-                                             position);
-    }
-    Value pointer = lowering.sharedElementPointer(
-        loc, buffer, lowering.lookup(lanes[first], store.getIndices()));
-    LLVM::StoreOp::create(builder, loc, vector, pointer, alignment);
+    LLVM::StoreOp::create(builder, loc, vector,
+                          lanePointer(store, lanes[first]), alignment);
   }
 }
 
