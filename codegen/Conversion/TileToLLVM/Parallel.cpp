@@ -698,21 +698,16 @@ LogicalResult ParallelLowering::emitLanes(const ParallelPlan &plan,
           lane.map.map(cmp.getResult(), proven);
         continue;
       }
-      auto chunk = plan.chunkWidths.find(&op);
-      if (chunk != plan.chunkWidths.end()) {
-        if (auto load = dyn_cast<tile::LoadOp>(op))
-          emitVectorLoad(load, lanes, chunk->second);
-        else
-          emitVectorStore(cast<tile::StoreOp>(op), lanes, chunk->second);
-        continue;
-      }
     }
-    auto sharedChunk = plan.sharedChunkWidths.find(&op);
-    if (sharedChunk != plan.sharedChunkWidths.end()) {
+    // Global accesses are vectors on the fast path only, shared ones on both.
+    int64_t chunk = fast ? plan.chunkWidths.lookup(&op) : 0;
+    if (!chunk)
+      chunk = plan.sharedChunkWidths.lookup(&op);
+    if (chunk) {
       if (auto load = dyn_cast<tile::LoadOp>(op))
-        emitVectorLoad(load, lanes, sharedChunk->second);
+        emitVectorLoad(load, lanes, chunk);
       else
-        emitVectorStore(cast<tile::StoreOp>(op), lanes, sharedChunk->second);
+        emitVectorStore(cast<tile::StoreOp>(op), lanes, chunk);
       continue;
     }
     for (Lane &lane : lanes)
