@@ -313,15 +313,9 @@ unsigned trailingZeros(int64_t value) {
                     : llvm::countr_zero(static_cast<uint64_t>(value));
 }
 
-/// log2 of the largest power-of-two number of consecutive elements of a row
-/// of a shared tile of `type` that its layout stores consecutively, at an
-/// offset that is a multiple of that number, for runs that start at a
-/// column that is a multiple of it: the row stride's and the row's divisor
-/// for plain and padded rows (`W + pad`, `W`), at most the swizzled vector
-/// for swizzled ones (the XOR moves whole vectors); 0 for an unknown
-/// layout. Tiles and their stages start at multiples of 16 bytes
-/// (kSharedTileAlignment; a stage is a multiple of the row stride).
-unsigned sharedContiguityLog2(tile::BufferType type) {
+} // namespace
+
+unsigned tilec::sharedContiguityLog2(tile::BufferType type) {
   int64_t width = type.getShape().back();
   Attribute layout = type.getLayout();
   auto plain = dyn_cast_or_null<tile::LayoutAttr>(layout);
@@ -334,7 +328,6 @@ unsigned sharedContiguityLog2(tile::BufferType type) {
     return std::min(trailingZeros(width), trailingZeros(swizzled.getVec()));
   return 0;
 }
-} // namespace
 
 std::optional<ContiguousAccess>
 tilec::analyzeContiguousAccess(Operation *access, tile::ParallelOp loop) {
@@ -379,11 +372,10 @@ tilec::analyzeSharedContiguousAccess(Operation *access, tile::ParallelOp loop) {
   std::optional<unsigned> tz = contiguousIndexAlignment(accessOp, loop);
   if (!tz)
     return std::nullopt;
-  unsigned baseTz = trailingZeros(
-      int64_t(kSharedVectorAlignment) / storageBytes(type.getElementType()));
+  unsigned baseTz = trailingZeros(int64_t(kSharedVectorAlignment) /
+                                  storageBytes(type.getElementType()));
   ContiguousAccess result;
-  result.alignmentLog2 =
-      std::min({*tz, sharedContiguityLog2(type), baseTz});
+  result.alignmentLog2 = std::min({*tz, sharedContiguityLog2(type), baseTz});
   return result;
 }
 

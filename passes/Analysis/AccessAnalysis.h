@@ -102,6 +102,16 @@ analyzeContiguousAccess(mlir::Operation *access, mlir::tile::ParallelOp loop);
 /// kSharedTileAlignment; stages at multiples of their size).
 constexpr uint64_t kSharedVectorAlignment = 16;
 
+/// log2 of the largest power-of-two number of consecutive elements of a row
+/// of a shared tile of `type` that its layout stores consecutively, at an
+/// offset that is a multiple of that number, for runs that start at a
+/// column that is a multiple of it: the row stride's and the row's divisor
+/// for plain and padded rows (`W + pad`, `W`), at most the swizzled vector
+/// for swizzled ones (the XOR moves whole vectors); 0 for an unknown
+/// layout. Tiles and their stages start at multiples of 16 bytes
+/// (kSharedTileAlignment; a stage is a multiple of the row stride).
+unsigned sharedContiguityLog2(mlir::tile::BufferType type);
+
 /// Analyzes `access` (a `tile.load` or `tile.store` of a shared tile that
 /// is directly in `loop`'s body) as analyzeContiguousAccess does a global
 /// one: contiguous in the innermost induction variable, its alignment

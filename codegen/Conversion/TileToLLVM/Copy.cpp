@@ -2,10 +2,11 @@
 //
 // The lowerings of `tile.copy` that the GEMM path needs:
 //
-// * global -> shared: the block's threads copy the tile in 16-byte chunks
-//   with `cp.async.cg` (zero-filling whatever lies outside the tensor), when
-//   the tensor's rows and the region's first column are 16-byte aligned;
-//   otherwise element by element with guarded loads. A tile that lies wholly
+// * global -> rank-2 shared of the same element type: the block's threads
+//   copy the tile in 16-byte chunks with `cp.async.cg` (zero-filling
+//   whatever lies outside the tensor), when the tensor's rows and the
+//   region's first column are 16-byte aligned; otherwise element by element
+//   with guarded loads. A tile that lies wholly
 //   inside the tensor (every tile of a GEMM's main loop but the edges) takes
 //   a path without bounds: whole chunks from one pointer per thread that
 //   advances by a fixed number of rows per round of chunks. The copy waits for
@@ -18,14 +19,17 @@
 // * global -> shared with an mbarrier: a TMA copy (WarpSpecialize.cpp);
 //   fragment -> global through a staging tile: TMA stores (TmaStore.cpp).
 //
-// Other copies (global <-> local, shared <-> shared, into rank-1 shared
-// tiles from global) are not supported yet (`tile-check-codegen-support`
-// reports them).
+// * the other copies between global and shared memory, and between shared
+//   tiles: the block's threads share the region (BlockCopy.cpp).
+//
+// Copies of per-thread (local) buffers are not supported yet
+// (`tile-check-codegen-support` reports them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
 
+#include "codegen/Conversion/TileToLLVM/BlockCopy.h"
 #include "codegen/Conversion/TileToLLVM/FragmentElements.h"
 #include "codegen/Conversion/TileToLLVM/TmaCopy.h"
 #include "passes/Analysis/AccessAnalysis.h"
@@ -626,13 +630,17 @@ LogicalResult FragmentCopy::emit() {
   return emitGlobal();
 }
 
-/// True for the copies this file lowers.
+/// True for a copy of a global tensor region into a rank-2 shared tile of
+/// its element type: GlobalToSharedCopy's.
+bool isGemmOperandCopy(tile::CopyOp copy) {
+  return isGlobalToShared(copy) &&
+         bufferType(copy.getSource()).getElementType() ==
+             bufferType(copy.getTarget()).getElementType();
+}
+
+/// True for the copies this file lowers or dispatches.
 bool isSupportedCopy(tile::CopyOp copy) {
-  auto source = bufferType(copy.getSource());
-  auto target = bufferType(copy.getTarget());
-  if (isGlobalToShared(copy))
-    return source.getElementType() == target.getElementType();
-  return isFragmentCopy(copy);
+  return isGemmOperandCopy(copy) || isFragmentCopy(copy) || isBlockCopy(copy);
 }
 
 } // namespace
@@ -651,9 +659,11 @@ void tilec::populateCopyLowerings(LoweringSet &set) {
           return emitTmaCopy(lowering, copy, lane);
         if (copy.getStaging())
           return emitTmaStore(lowering, copy, lane);
-        if (isGlobalToShared(copy))
+        if (isGemmOperandCopy(copy))
           return GlobalToSharedCopy(lowering, copy, lane).emit();
-        return FragmentCopy(lowering, copy, lane).emit();
+        if (isFragmentCopy(copy))
+          return FragmentCopy(lowering, copy, lane).emit();
+        return emitBlockCopy(lowering, copy, lane);
       },
       [](tile::CopyOp copy) { return isSupportedCopy(copy); });
 }

@@ -215,6 +215,11 @@ public:
   mlir::Value rowMajorOffset(mlir::Location loc,
                              llvm::ArrayRef<mlir::Value> indices,
                              llvm::ArrayRef<int64_t> shape);
+  /// The indices of the element at row-major offset `offset` in a tile of
+  /// static `shape` (the inverse of rowMajorOffset).
+  llvm::SmallVector<mlir::Value> rowMajorIndices(mlir::Location loc,
+                                                 mlir::Value offset,
+                                                 llvm::ArrayRef<int64_t> shape);
   /// The address of element `indices` of `tensor` (row-major).
   mlir::Value elementPointer(mlir::Location loc, const Tensor &tensor,
                              llvm::ArrayRef<mlir::Value> indices);

@@ -60,6 +60,19 @@ Value KernelLowering::rowMajorOffset(Location loc, ArrayRef<Value> indices,
   return linear;
 }
 
+SmallVector<Value> KernelLowering::rowMajorIndices(Location loc, Value offset,
+                                                   ArrayRef<int64_t> shape) {
+  SmallVector<Value> indices(shape.size());
+  Value rest = offset;
+  for (size_t d = shape.size() - 1; d > 0; --d) {
+    Value extent = indexConstant(loc, shape[d]);
+    indices[d] = arith::RemUIOp::create(builder, loc, rest, extent);
+    rest = arith::DivUIOp::create(builder, loc, rest, extent);
+  }
+  indices.front() = rest;
+  return indices;
+}
+
 Value KernelLowering::elementPointer(Location loc, const Tensor &tensor,
                                      ArrayRef<Value> indices) {
   // Row-major: ((i0 * D1 + i1) * D2 + i2) ...

@@ -203,14 +203,8 @@ LogicalResult KernelLowering::fillShared(Operation *op,
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPoint(loop.getBody()->getTerminator());
-    SmallVector<Value> indices(buffer.shape.size());
-    Value rest = loop.getInductionVar();
-    for (size_t d = buffer.shape.size() - 1; d > 0; --d) {
-      Value extent = indexConstant(loc, buffer.shape[d]);
-      indices[d] = arith::RemUIOp::create(builder, loc, rest, extent);
-      rest = arith::DivUIOp::create(builder, loc, rest, extent);
-    }
-    indices[0] = rest;
+    SmallVector<Value> indices =
+        rowMajorIndices(loc, loop.getInductionVar(), buffer.shape);
     LLVM::StoreOp::create(builder, loc, stored,
                           sharedElementPointer(loc, buffer, indices));
   }

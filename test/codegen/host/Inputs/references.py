@@ -91,6 +91,40 @@ def rank3_sub(run):
     return {'C': elementwise(run, 'A', lambda a: f16(a - 0.5))}
 
 
+# block-copies.tile
+
+def vector_staged(run):
+    n, block = run.dims['N'], run.constants.get('block', 256)
+    x = run.inputs['X']
+
+    def reversed_element(index):
+        source = index - index % block + block - 1 - index % block
+        return x[source] if source < n else 0.0
+    return {'Y': [reversed_element(i) for i in range(n)]}
+
+
+def tile_roundtrip(run):
+    return {'Y': elementwise(run, 'X', rounding(run.dtype('Y')))}
+
+
+def shared_regions(run):
+    m, n = run.dims['M'], run.dims['N']
+    x = run.inputs['X']
+
+    def element(row, column):
+        i, j = row % 8, column % 16
+        if not (2 <= i < 6 and j >= 8):
+            return 0.0
+        source_row, source_column = row + 2, column - 8
+        inside = source_row < m and source_column < n
+        return x[source_row * n + source_column] if inside else 0.0
+    return {'Y': [element(i, j) for i in range(m) for j in range(n)]}
+
+
+def rank3_staged(run):
+    return {'Y': list(run.inputs['X'])}
+
+
 # casts.tile
 
 def casts(run):
