@@ -103,6 +103,9 @@ def vector_staged(run):
     return {'Y': [reversed_element(i) for i in range(n)]}
 
 
+vector_pipelined = vector_staged
+
+
 def tile_roundtrip(run):
     return {'Y': elementwise(run, 'X', rounding(run.dtype('Y')))}
 
