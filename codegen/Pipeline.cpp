@@ -33,6 +33,7 @@ void tilec::populateTileGPUPipeline(OpPassManager &pm,
   kernels.addPass(createTileInferLayouts());
   kernels.addPass(
       createTilePipelineLoops(TilePipelineLoopsOptions{options.clusters}));
+  kernels.addPass(createTileStageBroadcastLoads());
   kernels.addPass(createTilePlanReductions());
   kernels.addPass(createTileAllocateSharedMemory());
 }

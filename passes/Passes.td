@@ -61,6 +61,32 @@ def TileInferLayouts : Pass<"tile-infer-layouts", "::mlir::tile::KernelOp"> {
   }];
 }
 
+def TileStageBroadcastLoads
+    : Pass<"tile-stage-broadcast-loads", "::mlir::tile::KernelOp"> {
+  let summary = "Stages the vectors a GEMM epilogue broadcasts in shared "
+                "memory";
+  let description = [{
+    In a `tile.parallel` loop over a GEMM accumulator (`#tile.mma` layout),
+    a `tile.load` of a global tensor whose indices are the same in every
+    iteration but the last, `x + j` (or `j`) for an induction variable `j`
+    of extent E and `x` defined outside the loop (a bias `bias[bx * block_N
+    + j]`), reads the same E elements in every thread that holds a column
+    (or row). Each thread would keep its elements in registers, which the
+    accumulator leaves few of, with a guarded load apiece. The pass
+    allocates a rank-1 shared tile of E elements at the start of the launch
+    body, copies the region `[x, x + E)` into it right before the loop (a
+    block copy: reads outside the tensor give 0, as the guarded loads did)
+    and makes the load read `tile[j]`. Loads of a tensor that the loop also
+    writes, loops in a pipelined loop, loops of consumer groups that take
+    turns (`consumer_groups > 1`, whose shared tiles must be the producers')
+    and tiles that could push the kernel's shared memory past the target's
+    limit are left alone. Runs after `tile-pipeline-loops` and before
+    `tile-allocate-shared-memory`.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TilePlanReductions : Pass<"tile-plan-reductions", "::mlir::tile::KernelOp"> {
   let summary = "Gives every reduction that exchanges partial results its "
                 "shared scratch tile";
