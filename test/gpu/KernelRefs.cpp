@@ -260,6 +260,21 @@ KernelRef softmaxRef(const char *name) {
           softmax};
 }
 
+/// The reference of a kernel named `name` that copies X[M, N] into Y[M, N]
+/// exactly (copy2d and the kernels that go through shared tiles).
+KernelRef copyRef(const char *name) {
+  return {name,
+          {{"X", "dtype", {"M", "N"}, /*Output=*/false},
+           {"Y", "dtype", {"M", "N"}, /*Output=*/true}},
+          {"M", "N"},
+          {},
+          -4,
+          4,
+          Shapes2D,
+          Accuracy::Exact,
+          copy2d};
+}
+
 /// The reference of a norm spec named `name` with the [N] parameters
 /// `params` after X[M, N] and before Y[M, N], and a run-time `eps`.
 KernelRef normRef(const char *name, std::vector<const char *> params,
@@ -312,35 +327,10 @@ const std::vector<KernelRef> &refs() {
        Shapes1D,
        Accuracy::Rounded,
        geluForward},
-      // Y = X.
-      {"copy2d",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Exact,
-       copy2d},
-      // Y = X through shared tiles (block copies).
-      {"copy2d_staged",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Exact,
-       copy2d},
-      {"copy_rows_staged",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "dtype", {"M", "N"}, Out}},
-       {"M", "N"},
-       {},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Exact,
-       copy2d},
+      // Y = X, directly and through shared tiles (block copies).
+      copyRef("copy2d"),
+      copyRef("copy2d_staged"),
+      copyRef("copy_rows_staged"),
       // Z = alpha * X + beta * Y + bias[n] * scale[m], math in f32.
       {"affine2d",
        {{"X", "dtype", {"M", "N"}, In},
