@@ -76,11 +76,13 @@ def TileStageBroadcastLoads
     allocates a rank-1 shared tile of E elements at the start of the launch
     body, copies the region `[x, x + E)` into it right before the loop (a
     block copy: reads outside the tensor give 0, as the guarded loads did)
-    and makes the load read `tile[j]`. Loads of a tensor that the loop also
-    writes, loops in a pipelined loop, loops of consumer groups that take
-    turns (`consumer_groups > 1`, whose shared tiles must be the producers')
-    and tiles that could push the kernel's shared memory past the target's
-    limit are left alone. Runs after `tile-pipeline-loops` and before
+    and makes the load read `tile[j]`. In a `tile.warp_specialize` whose
+    consumer groups take turns (`consumer_groups G > 1`, ping-pong) the tile
+    has a stage per group (`[G, E]`) and each group copies into and reads
+    its own (`tile.stage_view` at `tile.consumer_group`). Loads of a tensor
+    that the loop also writes, loops in a pipelined loop and tiles that
+    could push the kernel's shared memory past the target's limit are left
+    alone. Runs after `tile-pipeline-loops` and before
     `tile-allocate-shared-memory`.
   }];
   let dependentDialects = ["::mlir::tile::TileDialect",

@@ -153,10 +153,11 @@ struct StageBroadcastLoads
     auto launch = loop->getParentOfType<tile::LaunchOp>();
     if (!launch || loop->getParentOfType<tile::PipelinedOp>())
       return;
-    // Consumer groups that take turns would share the tile.
-    if (auto roles = loop->getParentOfType<tile::WarpSpecializeOp>();
-        roles && roles.getConsumerGroups() > 1)
-      return;
+    // Consumer groups that take turns (ping-pong) each stage their vectors
+    // in a stage of their own.
+    int64_t groups = 1;
+    if (auto roles = loop->getParentOfType<tile::WarpSpecializeOp>())
+      groups = roles.getConsumerGroups();
     SmallVector<BroadcastLoad> matches;
     for (auto load : loop.getBody().front().getOps<tile::LoadOp>())
       if (std::optional<BroadcastLoad> match = matchBroadcastLoad(load, loop))
@@ -167,28 +168,37 @@ struct StageBroadcastLoads
               .getElementType();
       auto type = tile::BufferType::get({match.extent}, elementType,
                                         tile::MemoryScope::Shared);
-      uint64_t bytes = sharedTileBytes(type);
+      auto allocType =
+          groups > 1
+              ? tile::BufferType::get({groups, match.extent}, elementType,
+                                      tile::MemoryScope::Shared)
+              : type;
+      uint64_t bytes = sharedTileBytes(allocType);
       if (llvm::alignTo(sharedBytesBound(launch), arenaAlignment(bytes)) +
               bytes >
           limit)
         continue;
       Location loc = match.load.getLoc();
       OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());
-      auto tile =
-          tile::AllocSharedOp::create(builder, loc, type, IntegerAttr());
+      Value tile =
+          tile::AllocSharedOp::create(builder, loc, allocType, IntegerAttr());
       builder.setInsertionPoint(loop);
+      if (groups > 1)
+        tile = tile::StageViewOp::create(
+            builder, loc, type, tile,
+            tile::ConsumerGroupOp::create(builder, loc,
+                                          builder.getIndexType()));
       IRMapping mapping;
       for (Value &index : match.origin)
         index = index ? hoist(index, loop, builder, mapping)
                       : arith::ConstantIndexOp::create(builder, loc, 0);
       tile::CopyOp::create(builder, loc, match.load.getBuffer(), match.origin,
-                           tile.getResult(), ValueRange(),
+                           tile, ValueRange(),
                            /*barrier=*/nullptr, /*barrierIndex=*/nullptr,
                            /*staging=*/nullptr);
       builder.setInsertionPoint(match.load);
       auto staged = tile::LoadOp::create(builder, loc, match.load.getType(),
-                                         tile.getResult(),
-                                         ValueRange{match.inductionVar});
+                                         tile, ValueRange{match.inductionVar});
       match.load.replaceAllUsesWith(staged.getResult());
       match.load.erase();
     }
