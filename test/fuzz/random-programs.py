@@ -33,8 +33,8 @@ ELEMENT_TYPES = ['f16', 'bf16', 'f32', 'f64', 'i8', 'i16', 'i32', 'i64',
                  'u8', 'u32', 'bool']
 FLOATS = ['f16', 'bf16', 'f32', 'f64']
 # The smallest fractions of the programs that must be accepted by the front
-# end and compiled to PTX. Of 300 programs, seeds 1, 2 and 3 give 101, 117
-# and 114 accepted (34-39%) and 33, 27 and 38 compiled (9-13%).
+# end and compiled to PTX. Of 300 programs, seeds 1, 2 and 3 give 99, 115
+# and 110 accepted (33-38%) and 77, 95 and 88 compiled (26-32%).
 MIN_ACCEPTED = 0.20
 MIN_COMPILED = 0.05
 
@@ -160,12 +160,25 @@ class Generator:
                 out.append('%sclear(%s);' % (indent, name))
             elif r < 0.6:
                 out.append('%sfill(%s, %s);' % (indent, name, self.expr(elem)))
-            elif r < 0.8:
+            elif r < 0.7:
                 peers = [b for b, (_, s, _) in self.buffers.items()
                          if s == shape and b != name]
                 if peers:
                     out.append('%scopy(%s, %s);' % (indent, name,
                                                     self.pick(peers)))
+            elif r < 0.8:
+                # A region of a global tensor, in either direction: A (t[M,
+                # K]) for tiles of rank 1 or 2, B (f32[K]) for rank 1.
+                tensor = 'A' if len(shape) == 2 or self.rng.random() < 0.5 \
+                    else 'B'
+                if tensor == 'A':
+                    region = 'A[bx * bm, %s]' % self.pick(['0', 'by', '3'])
+                else:
+                    region = 'B[%s]' % self.pick(['0', 'by', 'by * 2 + 1'])
+                if len(shape) <= (2 if tensor == 'A' else 1):
+                    pair = (region, name) if self.rng.random() < 0.5 \
+                        else (name, region)
+                    out.append('%scopy(%s, %s);' % ((indent,) + pair))
             else:
                 out.append('%sprint(%s);' % (
                     indent, self.expr(self.pick(ELEMENT_TYPES))))
