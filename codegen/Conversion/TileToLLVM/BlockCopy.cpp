@@ -66,9 +66,8 @@ private:
   Value pointer(const CopyOperand &operand, ArrayRef<Value> indices);
   /// The elements per chunk the copy may move at once (1: one by one).
   int64_t chooseChunk();
-  /// True where the tensor operand's rows and the region's first column are
-  /// multiples of `chunk` (so every chunk is aligned and lies wholly inside
-  /// or wholly outside the tensor); null for shared-to-shared copies.
+  /// KernelLowering::chunksAligned of the tensor operand; null for
+  /// shared-to-shared copies.
   Value chunksAligned(int64_t chunk);
   /// Emits the threads' loop over the region in chunks of `chunk` elements.
   void emitLoop(int64_t chunk);
@@ -114,20 +113,9 @@ Value BlockCopy::inBounds(const CopyOperand &operand, ArrayRef<Value> indices,
     return lowering.inBounds(loc, *operand.tensor, indices, lastIndexExtra);
   if (!operand.indexed)
     return Value();
-  // Unsigned comparisons also reject negative indices.
-  Value all;
-  auto conjoin = [&](Value index, int64_t extent) {
-    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                        index, constant(extent));
-    all = all ? arith::AndIOp::create(builder, loc, all, valid) : valid;
-  };
-  for (auto [index, extent] : llvm::zip(indices, operand.tile->shape))
-    conjoin(index, extent);
-  if (lastIndexExtra)
-    conjoin(arith::AddIOp::create(builder, loc, indices.back(),
-                                  constant(lastIndexExtra)),
-            operand.tile->shape.back());
-  return all;
+  SmallVector<Value> extents = llvm::map_to_vector(
+      operand.tile->shape, [&](int64_t extent) { return constant(extent); });
+  return lowering.inBounds(loc, indices, extents, lastIndexExtra);
 }
 
 Value BlockCopy::pointer(const CopyOperand &operand, ArrayRef<Value> indices) {
@@ -164,15 +152,7 @@ Value BlockCopy::chunksAligned(int64_t chunk) {
   const CopyOperand &global = source.tensor ? source : target;
   if (!global.tensor)
     return Value();
-  auto multipleOfChunk = [&](Value value) {
-    return arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, value, constant(chunk)),
-        constant(0));
-  };
-  return arith::AndIOp::create(builder, loc,
-                               multipleOfChunk(global.tensor->dims.back()),
-                               multipleOfChunk(global.origin.back()));
+  return lowering.chunksAligned(loc, *global.tensor, global.origin, chunk);
 }
 
 void BlockCopy::emitLoop(int64_t chunk) {

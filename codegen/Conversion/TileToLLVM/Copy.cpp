@@ -303,18 +303,7 @@ LogicalResult GlobalToSharedCopy::emit() {
     emitElements();
   } else {
     // Chunks are aligned when the rows and the region's first column are.
-    Value rowsAligned = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, tensor->dims.back(),
-                               constant(chunkElements)),
-        constant(0));
-    Value columnAligned = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, origin.back(),
-                               constant(chunkElements)),
-        constant(0));
-    Value aligned =
-        arith::AndIOp::create(builder, loc, rowsAligned, columnAligned);
+    Value aligned = lowering.chunksAligned(loc, *tensor, origin, chunkElements);
     auto paths =
         scf::IfOp::create(builder, loc, aligned, /*withElseRegion=*/true);
     {
@@ -513,14 +502,7 @@ LogicalResult FragmentCopy::emitGlobal() {
 
   // Chunks start at multiples of the chunk in the tile's rows: aligned when
   // the tensor's rows and the region's first column are multiples too.
-  auto isMultiple = [&](Value value) {
-    return arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(builder, loc, value, constant(chunk)),
-        constant(0));
-  };
-  Value aligned = arith::AndIOp::create(
-      builder, loc, isMultiple(tensor->dims.back()), isMultiple(origin.back()));
+  Value aligned = lowering.chunksAligned(loc, *tensor, origin, chunk);
   Type vectorType = VectorType::get({chunk}, tensor->storageType);
   for (int64_t first = 0; first < registers; first += chunk) {
     SmallVector<RegisterElement> chunkElements;

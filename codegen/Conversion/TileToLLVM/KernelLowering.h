@@ -227,6 +227,18 @@ public:
   mlir::Value inBounds(mlir::Location loc, const Tensor &tensor,
                        llvm::ArrayRef<mlir::Value> indices,
                        int64_t lastIndexExtra = 0);
+  /// True if `indices` (the last one plus `lastIndexExtra`) lie below
+  /// `extents`, one per index (unsigned: negative indices do not).
+  mlir::Value inBounds(mlir::Location loc, llvm::ArrayRef<mlir::Value> indices,
+                       llvm::ArrayRef<mlir::Value> extents,
+                       int64_t lastIndexExtra = 0);
+  /// True if the rows of `tensor` and the innermost index of `origin` (a
+  /// region's first column) are multiples of `chunk` elements: then every
+  /// chunk of the region's rows starting at a multiple of `chunk` is
+  /// aligned to its size and lies wholly inside or wholly outside the
+  /// tensor.
+  mlir::Value chunksAligned(mlir::Location loc, const Tensor &tensor,
+                            llvm::ArrayRef<mlir::Value> origin, int64_t chunk);
   /// The address of element `indices` of the per-thread buffer `buffer`
   /// accessed by `access` in `lane`.
   mlir::FailureOr<mlir::Value>

@@ -92,6 +92,12 @@ Value KernelLowering::elementPointer(Location loc, const Tensor &tensor,
 Value KernelLowering::inBounds(Location loc, const Tensor &tensor,
                                ArrayRef<Value> indices,
                                int64_t lastIndexExtra) {
+  return inBounds(loc, indices, tensor.dims, lastIndexExtra);
+}
+
+Value KernelLowering::inBounds(Location loc, ArrayRef<Value> indices,
+                               ArrayRef<Value> extents,
+                               int64_t lastIndexExtra) {
   // Unsigned comparisons also reject negative indices.
   Value all;
   auto conjoin = [&](Value index, Value extent) {
@@ -99,13 +105,25 @@ Value KernelLowering::inBounds(Location loc, const Tensor &tensor,
                                         index, extent);
     all = all ? arith::AndIOp::create(builder, loc, all, valid) : valid;
   };
-  for (auto [index, extent] : llvm::zip(indices, tensor.dims))
+  for (auto [index, extent] : llvm::zip(indices, extents))
     conjoin(index, extent);
   if (lastIndexExtra)
     conjoin(arith::AddIOp::create(builder, loc, indices.back(),
                                   indexConstant(loc, lastIndexExtra)),
-            tensor.dims.back());
+            extents.back());
   return all;
+}
+
+Value KernelLowering::chunksAligned(Location loc, const Tensor &tensor,
+                                    ArrayRef<Value> origin, int64_t chunk) {
+  auto isMultiple = [&](Value value) {
+    return arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, value, indexConstant(loc, chunk)),
+        indexConstant(loc, 0));
+  };
+  return arith::AndIOp::create(builder, loc, isMultiple(tensor.dims.back()),
+                               isMultiple(origin.back()));
 }
 
 FailureOr<Value> KernelLowering::privatePointer(Operation *access,
