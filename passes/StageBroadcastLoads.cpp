@@ -25,24 +25,6 @@ using namespace tilec;
 
 namespace {
 
-/// The alignment of a shared tile of `bytes` in the arena
-/// (tile-allocate-shared-memory).
-uint64_t arenaAlignment(uint64_t bytes) {
-  return bytes % 1024 == 0 ? 1024 : 128;
-}
-
-/// The bytes the shared tiles of `launch` take at most, each at its
-/// alignment and none sharing bytes with another.
-uint64_t sharedBytesBound(tile::LaunchOp launch) {
-  uint64_t total = 0;
-  launch.walk([&](tile::AllocSharedOp alloc) {
-    uint64_t bytes = sharedTileBytes(alloc.getType());
-    uint64_t alignment = arenaAlignment(bytes);
-    total = llvm::alignTo(total, alignment) + bytes;
-  });
-  return total;
-}
-
 /// True if `value` is the same in every iteration of `loop`: defined
 /// outside it, or computed in its body by pure ops from such values.
 bool isLoopInvariant(Value value, tile::ParallelOp loop) {
@@ -173,10 +155,7 @@ struct StageBroadcastLoads
               ? tile::BufferType::get({groups, match.extent}, elementType,
                                       tile::MemoryScope::Shared)
               : type;
-      uint64_t bytes = sharedTileBytes(allocType);
-      if (llvm::alignTo(sharedBytesBound(launch), arenaAlignment(bytes)) +
-              bytes >
-          limit)
+      if (sharedArenaBound(launch) + alignedSharedBytes(allocType) > limit)
         continue;
       Location loc = match.load.getLoc();
       OpBuilder builder = OpBuilder::atBlockBegin(&launch.getBody().front());

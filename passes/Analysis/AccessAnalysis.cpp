@@ -33,6 +33,21 @@ uint64_t tilec::sharedTileBytes(tile::BufferType type) {
   return bytes;
 }
 
+uint64_t tilec::alignedSharedBytes(tile::BufferType type) {
+  return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
+}
+
+uint64_t
+tilec::sharedArenaBound(Operation *root,
+                        function_ref<uint64_t(tile::AllocSharedOp)> copies) {
+  uint64_t arena = kSharedPatternAlignment;
+  root->walk([&](tile::AllocSharedOp alloc) {
+    arena += alignedSharedBytes(cast<tile::BufferType>(alloc.getType())) *
+             (copies ? copies(alloc) : 1);
+  });
+  return arena;
+}
+
 int64_t tilec::tensorAlignment(BlockArgument tensor) {
   auto kernel = cast<tile::KernelOp>(tensor.getOwner()->getParentOp());
   if (auto alignment = kernel.getArgAttrOfType<IntegerAttr>(

@@ -15,6 +15,7 @@
 #include "dialects/Tile/TileTypes.h"
 
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 
 namespace mlir::tile {
 class AccessOpInterface;
+class AllocSharedOp;
 class ParallelOp;
 } // namespace mlir::tile
 
@@ -47,6 +49,18 @@ uint64_t sharedTileBytes(mlir::tile::BufferType type);
 constexpr uint64_t kSharedPatternAlignment = 1024;
 /// Every other shared tile starts at a multiple of this.
 constexpr uint64_t kSharedTileAlignment = 128;
+
+/// The bytes of a shared tile of `type` in the arena: sharedTileBytes
+/// rounded up to kSharedTileAlignment.
+uint64_t alignedSharedBytes(mlir::tile::BufferType type);
+
+/// What the shared arena of the tiles under `root` can need at most: every
+/// tile as if none shared bytes with another (`copies(tile)` times, once
+/// without `copies`), plus what the placement's alignment can waste (tiles
+/// of whole patterns go first, so less than one pattern).
+uint64_t sharedArenaBound(
+    mlir::Operation *root,
+    llvm::function_ref<uint64_t(mlir::tile::AllocSharedOp)> copies = nullptr);
 
 /// The base alignment in bytes that code may assume for `tensor`, a global
 /// buffer argument of a `tile.kernel`: its `tile.alignment` argument

@@ -144,23 +144,12 @@ constexpr int64_t kMaxStagedElementsPerThread = 128;
 /// 0.57-0.65x of cuBLAS at 4096^3 against 0.70x with stores from registers).
 constexpr int64_t kMaxStagedElementsTwoBlocks = 64;
 
-/// The bytes of a shared tile of type `type` in the arena, aligned.
-uint64_t alignedBytes(tile::BufferType type) {
-  return llvm::alignTo(sharedTileBytes(type), kSharedTileAlignment);
-}
-
-/// What the shared arena of the tiles under `root` can need at most: every
-/// tile as if none shared bytes with another (those `plan` fills `copies`
-/// times, for the stages they are yet to get), plus what the placement's
-/// alignment can waste (tiles of whole patterns go first, so less than one
-/// pattern).
+/// sharedArenaBound of the tiles under `root`, those `plan` fills counted
+/// `copies` times (for the stages they are yet to get).
 uint64_t arenaBound(Operation *root, const PipelinePlan &plan, int64_t copies) {
-  uint64_t arena = kSharedPatternAlignment;
-  root->walk([&](tile::AllocSharedOp alloc) {
-    arena += alignedBytes(cast<tile::BufferType>(alloc.getType())) *
-             (plan.tiles.contains(alloc.getResult()) ? copies : 1);
+  return sharedArenaBound(root, [&](tile::AllocSharedOp alloc) -> uint64_t {
+    return plan.tiles.contains(alloc.getResult()) ? copies : 1;
   });
-  return arena;
 }
 
 /// True if `value` is computed from `index`.
@@ -586,7 +575,7 @@ void WarpSpecializer::planEpilogueStores() {
         type = tile::BufferType::get(shape, type.getElementType(),
                                      type.getScope(), type.getLayout());
       }
-      uint64_t bytes = alignedBytes(type);
+      uint64_t bytes = alignedSharedBytes(type);
       // One consumer warpgroup: two blocks per multiprocessor if they fit.
       bool twoBlocks =
           groups == 1 && launch.getThreads() == 128 &&
