@@ -261,7 +261,8 @@ KernelRef softmaxRef(const char *name) {
 }
 
 /// The reference of a kernel named `name` that copies X[M, N] into Y[M, N]
-/// exactly (copy2d and the kernels that go through shared tiles).
+/// exactly (copy2d and the kernels that go through shared tiles or local
+/// buffers).
 KernelRef copyRef(const char *name) {
   return {name,
           {{"X", "dtype", {"M", "N"}, /*Output=*/false},
@@ -331,6 +332,7 @@ const std::vector<KernelRef> &refs() {
       copyRef("copy2d"),
       copyRef("copy2d_staged"),
       copyRef("copy_rows_staged"),
+      copyRef("copy_tiles_local"),
       // Z = alpha * X + beta * Y + bias[n] * scale[m], math in f32.
       {"affine2d",
        {{"X", "dtype", {"M", "N"}, In},

@@ -8,16 +8,28 @@
 // t of the block's T threads moves elements (or chunks) t, t + T, t + 2T,
 // ... of the region in row-major order.
 //
+// Copies to or from a local buffer (`alloc_local`, a per-thread array) are
+// made by every thread for its own buffer, element by element over the
+// whole region, as the block's code outside `parallel` loops runs in every
+// thread: a global or shared region read into a local buffer gives each
+// thread the region; a local buffer written to a global or shared region is
+// written by every thread (the same elements, as a scalar store outside a
+// `parallel` loop is).
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/BlockCopy.h"
 
+#include "codegen/CodegenLimits.h"
 #include "codegen/Conversion/TileToLLVM/FragmentElements.h"
 #include "passes/Analysis/AccessAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace tilec;
@@ -31,12 +43,13 @@ tile::BufferType bufferType(Value buffer) {
   return cast<tile::BufferType>(buffer.getType());
 }
 
-/// One operand of a block copy: a global tensor or a shared tile, and where
-/// the copied region starts in it.
+/// One operand of a block copy: a global tensor, a shared tile or a local
+/// buffer, and where the copied region starts in it.
 struct CopyOperand {
   Value buffer;
   const Tensor *tensor = nullptr;
   const SharedBuffer *tile = nullptr;
+  const PrivateBuffer *local = nullptr;
   /// One index per dim of the buffer; the region covers its trailing dims.
   SmallVector<Value> origin;
   /// True if the copy names an origin in this operand (a region of it);
@@ -71,6 +84,18 @@ private:
   Value chunksAligned(int64_t chunk);
   /// Emits the threads' loop over the region in chunks of `chunk` elements.
   void emitLoop(int64_t chunk);
+  /// Emits the move of the chunk of `chunk` elements at `region` (indices
+  /// in the region).
+  void emitMove(ArrayRef<Value> region, int64_t chunk);
+  /// Emits every element of the region for the thread's own local buffer.
+  void emitPrivateLoop();
+  /// The elements of the region.
+  int64_t getRegionElements() const {
+    return std::accumulate(extent.begin(), extent.end(), int64_t(1),
+                           std::multiplies<int64_t>());
+  }
+  /// True if an operand is a local buffer.
+  bool isPrivate() const { return source.local || target.local; }
 
   KernelLowering &lowering;
   OpBuilder &builder;
@@ -88,7 +113,9 @@ LogicalResult BlockCopy::bind(Value buffer, ValueRange indices,
   operand.tensor = lowering.findTensor(buffer);
   if (!operand.tensor)
     operand.tile = lowering.findShared(buffer);
-  if (!operand.tensor && !operand.tile)
+  if (!operand.tensor && !operand.tile && bufferType(buffer).isLocal())
+    operand.local = lowering.findPrivate(buffer);
+  if (!operand.tensor && !operand.tile && !operand.local)
     return copy.emitOpError("copies from or to an unknown tensor or tile");
   operand.indexed = !indices.empty();
   operand.origin = lowering.lookup(lane, indices);
@@ -113,18 +140,29 @@ Value BlockCopy::inBounds(const CopyOperand &operand, ArrayRef<Value> indices,
     return lowering.inBounds(loc, *operand.tensor, indices, lastIndexExtra);
   if (!operand.indexed)
     return Value();
-  SmallVector<Value> extents = llvm::map_to_vector(
-      operand.tile->shape, [&](int64_t extent) { return constant(extent); });
+  SmallVector<Value> extents =
+      llvm::map_to_vector(bufferType(operand.buffer).getShape(),
+                          [&](int64_t extent) { return constant(extent); });
   return lowering.inBounds(loc, indices, extents, lastIndexExtra);
 }
 
 Value BlockCopy::pointer(const CopyOperand &operand, ArrayRef<Value> indices) {
-  return operand.tensor
-             ? lowering.elementPointer(loc, *operand.tensor, indices)
-             : lowering.sharedElementPointer(loc, *operand.tile, indices);
+  if (operand.tensor)
+    return lowering.elementPointer(loc, *operand.tensor, indices);
+  if (operand.tile)
+    return lowering.sharedElementPointer(loc, *operand.tile, indices);
+  Value offset = arith::IndexCastOp::create(
+      builder, loc, builder.getI64Type(),
+      lowering.rowMajorOffset(loc, indices,
+                              bufferType(operand.buffer).getShape()));
+  return LLVM::GEPOp::create(builder, loc, operand.local->base.getType(),
+                             operand.local->storageType, operand.local->base,
+                             ValueRange{offset});
 }
 
 int64_t BlockCopy::chooseChunk() {
+  if (isPrivate())
+    return 1;
   Type elementType = bufferType(source.buffer).getElementType();
   if (elementType != bufferType(target.buffer).getElementType())
     return 1;
@@ -156,9 +194,7 @@ Value BlockCopy::chunksAligned(int64_t chunk) {
 }
 
 void BlockCopy::emitLoop(int64_t chunk) {
-  int64_t elements = 1;
-  for (int64_t size : extent)
-    elements *= size;
+  int64_t elements = getRegionElements();
   auto loop = scf::ForOp::create(builder, loc, lowering.getThreadIndex(),
                                  constant(elements / chunk),
                                  constant(lowering.getThreads()));
@@ -167,7 +203,26 @@ void BlockCopy::emitLoop(int64_t chunk) {
   Value first = loop.getInductionVar();
   if (chunk > 1)
     first = arith::MulIOp::create(builder, loc, first, constant(chunk));
-  SmallVector<Value> region = lowering.rowMajorIndices(loc, first, extent);
+  emitMove(lowering.rowMajorIndices(loc, first, extent), chunk);
+}
+
+void BlockCopy::emitPrivateLoop() {
+  int64_t elements = getRegionElements();
+  // Unrolled, the local buffer's indices are constants and it can live in
+  // registers, as a fill of it does.
+  if (elements <= kMaxUnrolledFill) {
+    for (int64_t element = 0; element < elements; ++element)
+      emitMove(lowering.rowMajorIndices(loc, constant(element), extent), 1);
+    return;
+  }
+  auto loop = scf::ForOp::create(builder, loc, constant(0), constant(elements),
+                                 constant(1));
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(loop.getBody()->getTerminator());
+  emitMove(lowering.rowMajorIndices(loc, loop.getInductionVar(), extent), 1);
+}
+
+void BlockCopy::emitMove(ArrayRef<Value> region, int64_t chunk) {
   SmallVector<Value> sourceIndices = operandIndices(source, region);
   SmallVector<Value> targetIndices = operandIndices(target, region);
 
@@ -219,9 +274,17 @@ LogicalResult BlockCopy::emit() {
 
   // Earlier writers of the source and readers of the target finish first,
   // and the threads see each other's writes after the copy (an async copy's
-  // pipeline orders its stages with explicit waits and barriers).
-  if (!copy.getAsync())
+  // pipeline orders its stages with explicit waits and barriers). A thread
+  // that copies between its local buffer and global memory shares nothing.
+  bool fenced = !copy.getAsync() && (source.tile || target.tile);
+  if (fenced)
     lowering.emitBarrier(loc);
+  if (isPrivate()) {
+    emitPrivateLoop();
+    if (fenced)
+      lowering.emitBarrier(loc);
+    return success();
+  }
   int64_t chunk = chooseChunk();
   Value aligned = chunk > 1 ? chunksAligned(chunk) : Value();
   if (chunk == 1 || !aligned) {
@@ -235,7 +298,7 @@ LogicalResult BlockCopy::emit() {
     builder.setInsertionPoint(paths.elseBlock()->getTerminator());
     emitLoop(1);
   }
-  if (!copy.getAsync())
+  if (fenced)
     lowering.emitBarrier(loc);
   return success();
 }
@@ -245,8 +308,12 @@ LogicalResult BlockCopy::emit() {
 bool tilec::isBlockCopy(tile::CopyOp copy) {
   tile::BufferType source = bufferType(copy.getSource());
   tile::BufferType target = bufferType(copy.getTarget());
-  bool scopes = (source.isGlobal() && target.isShared()) ||
-                (source.isShared() && (target.isGlobal() || target.isShared()));
+  bool scopes =
+      (source.isGlobal() && (target.isShared() || target.isLocal())) ||
+      (source.isShared() &&
+       (target.isGlobal() || target.isShared() || target.isLocal())) ||
+      (source.isLocal() &&
+       (target.isGlobal() || target.isShared() || target.isLocal()));
   if (!scopes)
     return false;
   // Global operands are kernel arguments (their alignment is known).

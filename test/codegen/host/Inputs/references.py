@@ -541,3 +541,32 @@ def row_slices(run):
             'Rowmax': Approximate(maxima, [SUM_ERROR * abs(x) + 1e-30
                                            for x in maxima]),
             'Colvec': [f32(x * 2.0) for x in bias]}
+
+
+# local-copies.tile
+
+def local_weights(run):
+    n = run.dims['N']
+    x, w = run.inputs['X'], run.inputs['W']
+
+    def element(i):
+        left = x[i - 1] if i >= 1 else 0.0
+        right = x[i + 1] if i + 1 < n else 0.0
+        return f32(f32(f32(w[0] * left) + f32(w[1] * x[i])) + f32(w[2] * right))
+    return {'Y': [element(i) for i in range(n)]}
+
+
+def local_tiles(run):
+    r = rounding(run.dtype('Y'))
+    doubled = [r(2.0 * r(f16(x))) for x in run.inputs['X']]
+    return {'Y': doubled, 'Z': doubled}
+
+
+def local_long_rows(run):
+    m, n = run.dims['M'], run.dims['N']
+    x = run.inputs['X']
+
+    def element(row, column):
+        source = 299 - column
+        return x[row * n + source] if source < n else 0.0
+    return {'Y': [element(i, j) for i in range(m) for j in range(n)]}
