@@ -2,7 +2,8 @@
 //
 // The elementwise layout rule: every `tile.parallel` loop and every fragment
 // it accesses get one `#tile.flat<vec>` layout. A loop prefers the widest
-// 16-byte vector among its contiguous global accesses, shrunk until it
+// 16-byte vector among its contiguous global and shared-memory accesses
+// (a row staged in a shared tile is read in vectors), shrunk until it
 // divides the innermost extent and the body, emitted once per vector lane,
 // stays short; loops that write per-thread `local` buffers use `vec = 1`
 // because their iterations must not interleave. A fragment that a loop
@@ -51,13 +52,15 @@ bool writesLocalBuffer(tile::ParallelOp loop) {
 }
 
 /// The vector width `loop` would like on its own, or 0 if any would do (it
-/// has no contiguous global accesses and its body is short enough to be
-/// emitted once per lane of the widest vector).
+/// has no contiguous global or shared accesses and its body is short enough
+/// to be emitted once per lane of the widest vector).
 int64_t preferredVectorWidth(tile::ParallelOp loop) {
   if (writesLocalBuffer(loop))
     return 1;
   SmallVector<VectorizableAccess> accesses =
       findContiguousAccesses(loop, kMaxVectorBytes);
+  llvm::append_range(accesses,
+                     findSharedContiguousAccesses(loop, kMaxVectorBytes));
   // Without accesses of its own, the widest vector (one byte elements) is
   // only capped by the body's size.
   int64_t width = accesses.empty() ? kMaxVectorBytes : 1;

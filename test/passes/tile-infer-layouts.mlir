@@ -42,6 +42,37 @@ tile.kernel @mixed_widths(%X: !tile.buffer<?xf16, global> {tile.name = "X", tile
 
 // -----
 
+// A loop whose only contiguous access reads a shared tile (a row staged in
+// shared memory, summed into a fragment) takes 16-byte vectors of it: 8 f16
+// lanes, which the fragment shares; a transposed read is not contiguous and
+// sets no width.
+// CHECK-LABEL: tile.kernel @shared_contiguous
+// CHECK: tile.alloc_fragment : !tile.buffer<1x4096xf32, fragment, #tile.flat<vec = 8>>
+// CHECK: tile.alloc_fragment : !tile.buffer<64x64xf32, fragment, #tile.flat<vec = 1>>
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [1, 4096] attributes {layout = #tile.flat<vec = 8>}
+// CHECK: tile.parallel (%{{.*}}, %{{.*}}) in [64, 64] attributes {layout = #tile.flat<vec = 1>}
+tile.kernel @shared_contiguous() {
+  %c1 = arith.constant 1 : index
+  tile.launch grid(%c1) threads(128) as (%bx) {
+    %row = tile.alloc_shared : !tile.buffer<1x4096xf16, shared>
+    %square = tile.alloc_shared : !tile.buffer<64x64xf16, shared>
+    %part = tile.alloc_fragment : !tile.buffer<1x4096xf32, fragment>
+    %t = tile.alloc_fragment : !tile.buffer<64x64xf32, fragment>
+    tile.parallel (%i, %j) in [1, 4096] {
+      %x = tile.load %row[%i, %j] : !tile.buffer<1x4096xf16, shared>
+      %y = arith.extf %x : f16 to f32
+      tile.store %y, %part[%i, %j] : !tile.buffer<1x4096xf32, fragment>
+    }
+    tile.parallel (%i, %j) in [64, 64] {
+      %x = tile.load %square[%j, %i] : !tile.buffer<64x64xf16, shared>
+      %y = arith.extf %x : f16 to f32
+      tile.store %y, %t[%i, %j] : !tile.buffer<64x64xf32, fragment>
+    }
+  }
+}
+
+// -----
+
 // The width must divide the innermost extent: 6 allows 2 lanes.
 // CHECK-LABEL: tile.kernel @innermost_extent
 // CHECK: #tile.flat<vec = 2>
