@@ -7,13 +7,13 @@
 #include "passes/Passes.h"
 
 #include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/Recompute.h"
 
 #include "dialects/Tile/TileOps.h"
 #include "dialects/Tile/TileTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILESTAGEBROADCASTLOADS
@@ -25,31 +25,9 @@ using namespace tilec;
 
 namespace {
 
-/// True if `value` is the same in every iteration of `loop`: defined
-/// outside it, or computed in its body by pure ops from such values.
-bool isLoopInvariant(Value value, tile::ParallelOp loop) {
-  if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
-    return true;
-  Operation *def = value.getDefiningOp();
-  return def && def->getNumRegions() == 0 && isMemoryEffectFree(def) &&
-         llvm::all_of(def->getOperands(), [&](Value operand) {
-           return isLoopInvariant(operand, loop);
-         });
-}
-
-/// Returns the loop-invariant `value` (isLoopInvariant) for use before
-/// `loop`, cloning the ops of the body that compute it at `builder`.
-Value hoist(Value value, tile::ParallelOp loop, OpBuilder &builder,
-            IRMapping &mapping) {
-  if (!loop->isAncestor(value.getParentRegion()->getParentOp()))
-    return value;
-  if (Value hoisted = mapping.lookupOrNull(value))
-    return hoisted;
-  Operation *def = value.getDefiningOp();
-  for (Value operand : def->getOperands())
-    hoist(operand, loop, builder, mapping);
-  builder.clone(*def, mapping);
-  return mapping.lookup(value);
+/// True if `value` is defined outside `loop` (the same in every iteration).
+bool isDefinedOutside(Value value, tile::ParallelOp loop) {
+  return !loop->isAncestor(value.getParentRegion()->getParentOp());
 }
 
 /// A load of a parallel loop to stage: the global tensor region it reads,
@@ -73,9 +51,13 @@ std::optional<BroadcastLoad> matchBroadcastLoad(tile::LoadOp load,
   auto type = cast<tile::BufferType>(load.getBuffer().getType());
   if (!type.isGlobal() || !isa<BlockArgument>(load.getBuffer()))
     return std::nullopt;
+  // Indices computed from values defined outside the loop by pure ops are
+  // the same in every iteration.
+  auto outside = [&](Value value) { return isDefinedOutside(value, loop); };
+  Recomputability invariant(outside);
   ValueRange indices = load.getIndices();
   if (indices.empty() || !llvm::all_of(indices.drop_back(), [&](Value index) {
-        return isLoopInvariant(index, loop);
+        return invariant.canRecompute(index);
       }))
     return std::nullopt;
   Block &body = loop.getBody().front();
@@ -93,7 +75,7 @@ std::optional<BroadcastLoad> matchBroadcastLoad(tile::LoadOp load,
     for (auto [ivSide, other] : {std::pair(add.getLhs(), add.getRhs()),
                                  std::pair(add.getRhs(), add.getLhs())}) {
       BlockArgument iv = asInductionVar(ivSide);
-      if (iv && isLoopInvariant(other, loop)) {
+      if (iv && invariant.canRecompute(other)) {
         match.inductionVar = iv;
         match.origin.back() = other;
         break;
@@ -168,8 +150,9 @@ struct StageBroadcastLoads
             tile::ConsumerGroupOp::create(builder, loc,
                                           builder.getIndexType()));
       IRMapping mapping;
+      auto outside = [&](Value value) { return isDefinedOutside(value, loop); };
       for (Value &index : match.origin)
-        index = index ? hoist(index, loop, builder, mapping)
+        index = index ? recompute(index, outside, builder, mapping)
                       : arith::ConstantIndexOp::create(builder, loc, 0);
       tile::CopyOp::create(builder, loc, match.load.getBuffer(), match.origin,
                            tile, ValueRange(),

@@ -96,6 +96,7 @@
 
 #include "dialects/Tile/TileTarget.h"
 #include "passes/Analysis/AccessAnalysis.h"
+#include "passes/Analysis/Recompute.h"
 #include "passes/Analysis/TensorMaps.h"
 #include "passes/Layout/SharedLayoutChoice.h"
 
@@ -213,12 +214,14 @@ private:
   Value constant(int64_t value) {
     return arith::ConstantIndexOp::create(builder, loc, value);
   }
-  /// True if the producer region can compute `value` (a copy's index or
-  /// the trip count): from values defined before the split, the induction
-  /// variable and pure ops.
-  bool producerCanCompute(Value value, llvm::SmallPtrSetImpl<Value> &seen);
-  /// Clones into the producer region the ops after the split that `value`
-  /// needs (pure, by `qualifies`), with `mapping`.
+  /// True if the producer region sees `value`: defined before the split, a
+  /// kernel argument or block index, or the loop's induction variable
+  /// (which the producer maps to its own). The producer recomputes from
+  /// such values, by pure ops, a copy's indices and the trip count
+  /// (passes/Analysis/Recompute.h).
+  bool isVisibleToProducer(Value value);
+  /// Returns `value` in the producer region (its ops after the split cloned
+  /// there, by `qualifies` pure), with `mapping`.
   Value cloneForProducer(Value value, IRMapping &mapping);
   /// Stage and phase parity of the `k`-th iteration of the block's loops,
   /// counted across its tiles.
@@ -301,10 +304,7 @@ bool isFragmentStore(tile::CopyOp copy) {
          isa<FloatType>(target.getElementType()) && !copy.getStaging();
 }
 
-bool WarpSpecializer::producerCanCompute(Value value,
-                                         llvm::SmallPtrSetImpl<Value> &seen) {
-  if (!seen.insert(value).second)
-    return true;
+bool WarpSpecializer::isVisibleToProducer(Value value) {
   if (value == loop.getInductionVar())
     return true;
   Operation *def = value.getDefiningOp();
@@ -316,13 +316,7 @@ bool WarpSpecializer::producerCanCompute(Value value,
            isa<tile::KernelOp>(argument.getOwner()->getParentOp());
   }
   Operation *ancestor = body->findAncestorOpInBlock(*def);
-  if (ancestor && ancestor->isBeforeInBlock(split))
-    return true;
-  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
-    return false;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return producerCanCompute(operand, seen);
-  });
+  return ancestor && ancestor->isBeforeInBlock(split);
 }
 
 bool WarpSpecializer::qualifies() {
@@ -353,12 +347,13 @@ bool WarpSpecializer::qualifies() {
       split = &op;
       break;
     }
-  llvm::SmallPtrSet<Value, 16> seen;
-  if (!producerCanCompute(loop.getUpperBound(), seen))
+  auto visible = [&](Value value) { return isVisibleToProducer(value); };
+  Recomputability producerValues(visible);
+  if (!producerValues.canRecompute(loop.getUpperBound()))
     return false;
   for (tile::CopyOp producer : plan.producers)
     for (Value index : producer.getSourceIndices())
-      if (!producerCanCompute(index, seen))
+      if (!producerValues.canRecompute(index))
         return false;
   if (choosePingPong())
     groups = kPingPongGroups;
@@ -449,17 +444,9 @@ void WarpSpecializer::emitTurn(Value condition, bool arrive) {
 }
 
 Value WarpSpecializer::cloneForProducer(Value value, IRMapping &mapping) {
-  if (Value mapped = mapping.lookupOrNull(value))
-    return mapped;
-  Operation *def = value.getDefiningOp();
-  Block *body = &loop->getParentOfType<tile::LaunchOp>().getBody().front();
-  Operation *ancestor = def ? body->findAncestorOpInBlock(*def) : nullptr;
-  if (!def || (ancestor && ancestor->isBeforeInBlock(split)))
-    return value;
-  for (Value operand : def->getOperands())
-    cloneForProducer(operand, mapping);
-  Operation *clone = builder.clone(*def, mapping);
-  return clone->getResult(cast<OpResult>(value).getResultNumber());
+  return recompute(
+      value, [&](Value visible) { return isVisibleToProducer(visible); },
+      builder, mapping);
 }
 
 Value WarpSpecializer::blockIteration(Value tile, Value trips, Value k) {
