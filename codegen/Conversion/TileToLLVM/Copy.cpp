@@ -183,9 +183,9 @@ void GlobalToSharedCopy::emitChunks(int64_t chunkElements, bool clipped) {
                                    tensor->storageType, source,
                                    ValueRange{roundStep});
       if (targetStep)
-        target = LLVM::GEPOp::create(builder, loc, tile->base.getType(),
-                                     tile->storageType, target,
-                                     ArrayRef<LLVM::GEPArg>{*targetStep});
+        target = LLVM::GEPOp::create(
+            builder, loc, tile->base.getType(), tile->storageType, target,
+            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(*targetStep)});
     }
     OpBuilder::InsertionGuard guard(builder);
     Value chunk = arith::AddIOp::create(builder, loc, thread, constant(first));
