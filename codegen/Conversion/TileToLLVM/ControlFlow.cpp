@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+#include "codegen/Conversion/TileToLLVM/SharedReadBarriers.h"
 
 #include "codegen/CodegenLimits.h"
 
@@ -68,12 +69,17 @@ LogicalResult lowerCountedLoop(KernelLowering &lowering, Operation *op,
 
 void tilec::populateControlFlowLowerings(LoweringSet &set) {
   set.add<tile::IfOp>(lowerIf);
-  set.add<tile::SerialOp>(
-      [](KernelLowering &lowering, tile::SerialOp loop, Lane &lane) {
-        return lowerCountedLoop(lowering, loop, loop.getUpperBound(),
+  set.add<tile::SerialOp>([](KernelLowering &lowering, tile::SerialOp loop,
+                             Lane &lane) {
+    if (failed(lowerCountedLoop(lowering, loop, loop.getUpperBound(),
                                 loop.getInductionVar(), loop.getBody().front(),
-                                /*unroll=*/false, lane);
-      });
+                                /*unroll=*/false, lane)))
+      return failure();
+    // The barrier its loops that only read shared memory left to it.
+    if (endsDeferredBarriers(loop))
+      lowering.emitBarrier(loop.getLoc());
+    return success();
+  });
   // Until software pipelining rewrites them, pipelined loops run their
   // iterations one after the other.
   set.add<tile::PipelinedOp>(

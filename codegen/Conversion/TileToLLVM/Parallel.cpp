@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Conversion/TileToLLVM/KernelLowering.h"
+#include "codegen/Conversion/TileToLLVM/SharedReadBarriers.h"
 
 #include "codegen/Conversion/TileToLLVM/FragmentElements.h"
 
@@ -794,7 +795,7 @@ void tilec::populateParallelLowerings(LoweringSet &set) {
       [](KernelLowering &lowering, tile::ParallelOp loop, Lane &lane) {
         if (failed(ParallelLowering(lowering).emit(loop, lane)))
           return failure();
-        if (accessesSharedMemory(loop))
+        if (accessesSharedMemory(loop) && !defersBarrier(loop))
           lowering.emitBarrier(loop.getLoc());
         return success();
       });

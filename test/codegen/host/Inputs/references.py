@@ -570,3 +570,22 @@ def local_long_rows(run):
         source = 299 - column
         return x[row * n + source] if source < n else 0.0
     return {'Y': [element(i, j) for i in range(m) for j in range(n)]}
+
+
+# shared-read-barriers.tile
+
+def chunk_sums(run):
+    n = run.dims['N']
+    x = run.inputs['X']
+
+    def element(index):
+        block, i = index - index % 256, index % 256
+        half = f32(0.5 * (255 - i))
+        if i >= 64:
+            return half
+        total = 0.0
+        for k in range(4):
+            source = block + k * 64 + i
+            total = f32(total + (x[source] if source < n else 0.0))
+        return f32(total + half)
+    return {'Y': [element(i) for i in range(n)]}
