@@ -1019,6 +1019,10 @@ void Sema::checkFor(ForStmt &S) {
   StmtContext Saved = Ctx;
   Ctx.AtLaunchTop = false;
   Ctx.InParallel |= Parallel;
+  Ctx.EveryIterationVars.clear();
+  if (Parallel && S.Extents.size() == S.VarSyms.size())
+    for (std::size_t I = 0; I != S.VarSyms.size(); ++I)
+      Ctx.EveryIterationVars.emplace_back(S.VarSyms[I], S.Extents[I]);
   checkBlock(S.Body);
   Ctx = Saved;
   popScope();
@@ -1030,6 +1034,7 @@ void Sema::checkIf(IfStmt &S) {
                                       S.Cond->Ty.describe());
   StmtContext Saved = Ctx;
   Ctx.AtLaunchTop = false;
+  Ctx.EveryIterationVars.clear();
   checkBlock(S.Then);
   if (S.Else)
     checkBlock(*S.Else);

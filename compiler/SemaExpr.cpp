@@ -482,6 +482,26 @@ void Sema::inferIndex(IndexExpr &E) {
                       " of '" + E.Name + "' (extent " + std::to_string(Extent) +
                       ")");
       Ok = false;
+      continue;
+    }
+    // A loop variable of the enclosing `parallel` loop takes every value
+    // below its extent (tiles, unlike tensors, have no bounds checks).
+    auto *Name = dyn_cast<NameExpr>(&Index);
+    if (!Name || Buffer.Scope == MemScope::Global)
+      continue;
+    for (const auto &[Var, LoopExtent] : Ctx.EveryIterationVars) {
+      if (Name->Sym != Var || LoopExtent <= Extent)
+        continue;
+      Diags.error(
+          Index.getBeginLoc(),
+          "index '" + Name->Name + "' goes up to " +
+              std::to_string(LoopExtent - 1) +
+              " in its 'parallel' loop, out of bounds for dimension " +
+              std::to_string(I) + " of '" + E.Name + "' (extent " +
+              std::to_string(Extent) +
+              "); guard the access with 'if' (both branches of '?:' are "
+              "evaluated)");
+      Ok = false;
     }
   }
   if (Ok)

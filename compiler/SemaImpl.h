@@ -27,6 +27,11 @@ struct StmtContext {
   bool AtLaunchTop = false;
   /// Inside a `parallel` loop.
   bool InParallel = false;
+  /// The variables of the enclosing `parallel` loop and their extents,
+  /// while the statement runs in every iteration (no `if` or nested loop in
+  /// between): an index that is one of them takes every value below its
+  /// extent.
+  std::vector<std::pair<const Symbol *, std::int64_t>> EveryIterationVars;
 };
 
 /// A buffer operand of a tile statement: a name, or `X[i, j]` as a region
