@@ -437,6 +437,16 @@ const std::vector<KernelRef> &refs() {
        Shapes2D,
        Accuracy::Rounded,
        rowSum},
+      // The same with each row staged block by block in shared memory.
+      {"row_sum_staged",
+       {{"X", "dtype", {"M", "N"}, In}, {"Y", "f32", {"M"}, Out}},
+       {"M", "N"},
+       {},
+       -4,
+       4,
+       Shapes2D,
+       Accuracy::Rounded,
+       rowSum},
       // Y = softmax over each row of X (one row in registers per block;
       // the online form, rows of any length in chunks).
       softmaxRef("softmax"),

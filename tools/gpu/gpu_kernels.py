@@ -5,7 +5,8 @@
     gpu_kernels.py check build/kernels
 
 `compile` (development machine, needs tilec) compiles every variant listed in
-test/gpu/kernels/variants.txt for sm_90a and sm_80 (cubin and PTX, so that a
+test/gpu/kernels/variants.txt for sm_90a and sm_80, or for the architectures
+a variant names with `--arch`, (cubin and PTX, so that a
 newer GPU JIT-compiles the sm_80 PTX) into OUT/<variant>/ and records in
 OUT/provenance.json what they were built from: the tilec version, the git
 commit, a sha256 of every file that determines the generated code (the
@@ -97,6 +98,11 @@ def git_state():
 
 # The tilec flags a variant may add to its -D pairs.
 VARIANT_FLAGS = {"--clusters"}
+# The flags with a value a variant may give, as pairs like `-D NAME=VALUE`:
+# `--arch ARCH` (repeatable) compiles the variant for those architectures
+# only, instead of every one of ARCHS (a configuration sm_80's shared memory
+# cannot hold).
+VARIANT_OPTIONS = {"-D", "--arch"}
 
 
 def read_variants():
@@ -114,9 +120,16 @@ def read_variants():
             if not spec or not os.path.isfile(os.path.join(ROOT, spec)):
                 raise Error(f"{where}: no spec file '{spec}'")
             pairs = [word for word in defines if word not in VARIANT_FLAGS]
-            if len(pairs) % 2 or any(flag != "-D" for flag in pairs[::2]):
+            if len(pairs) % 2 or any(flag not in VARIANT_OPTIONS
+                                     for flag in pairs[::2]):
                 raise Error(f"{where}: expected `-D NAME=VALUE` pairs (and "
+                            f"`--arch ARCH` pairs, "
                             f"{', '.join(sorted(VARIANT_FLAGS))}) after the spec")
+            archs = [arch for flag, arch in zip(pairs[::2], pairs[1::2])
+                     if flag == "--arch"]
+            if any(arch not in ARCHS for arch in archs):
+                raise Error(f"{where}: `--arch` must be one of "
+                            f"{', '.join(ARCHS)}")
             names.add(name)
             variants.append((name, spec, defines))
     if not variants:
@@ -149,8 +162,10 @@ def tilec_version(tilec):
 
 def compile_variant(tilec, staging, variant):
     name, spec, defines = variant
-    command = [tilec, spec, *[a for arch in ARCHS for a in ("--arch", arch)],
-               f"--emit={EMIT}", *defines, "-o", os.path.join(staging, name)]
+    archs = [] if "--arch" in defines else [
+        a for arch in ARCHS for a in ("--arch", arch)]
+    command = [tilec, spec, *archs, f"--emit={EMIT}", *defines, "-o",
+               os.path.join(staging, name)]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     return name, command, result
 
@@ -204,7 +219,7 @@ def compile_all(args):
     shutil.rmtree(out, ignore_errors=True)
     os.rename(staging, out)
     count = sum(len(k["jsons"]) for k in kernels.values())
-    print(f"{count} kernels ({len(variants)} variants x {len(ARCHS)} archs) in {out}, "
+    print(f"{count} kernels (of {len(variants)} variants) in {out}, "
           f"tilec {version}, commit {commit or 'unknown'}{' (dirty)' if dirty else ''}")
 
 
