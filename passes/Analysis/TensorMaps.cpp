@@ -30,19 +30,6 @@ std::optional<TmaBoxes> tilec::describeTmaBoxes(tile::BufferType tile) {
   return boxes;
 }
 
-int64_t tilec::tmaStoreBandRows(tile::CopyOp copy) {
-  if (!copy.getStaging())
-    return 0;
-  int64_t stagingRows =
-      cast<tile::BufferType>(copy.getStaging().getType()).getDimSize(0);
-  int64_t fragmentRows =
-      cast<tile::BufferType>(copy.getSource().getType()).getDimSize(0);
-  constexpr int64_t kSwizzleRows = 8;
-  bool halves =
-      fragmentRows > stagingRows && stagingRows % (2 * kSwizzleRows) == 0;
-  return halves ? stagingRows / 2 : stagingRows;
-}
-
 namespace {
 
 /// The map `copy` needs (without its name), or std::nullopt if it is not
@@ -61,7 +48,7 @@ std::optional<TensorMapParam> requiredMap(tile::CopyOp copy) {
     return std::nullopt;
   TensorMapParam map;
   map.argument = argument.getArgNumber();
-  map.boxRows = load ? boxes->boxRows : tmaStoreBandRows(copy);
+  map.boxRows = boxes->boxRows;
   // Each block of a cluster loads its band of the rows of a multicast box.
   if (copy.getMulticast())
     map.boxRows /=

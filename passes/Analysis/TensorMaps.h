@@ -36,14 +36,6 @@ struct TmaBoxes {
 /// 128 bytes wide, and at most 256 rows).
 std::optional<TmaBoxes> describeTmaBoxes(mlir::tile::BufferType tile);
 
-/// The rows of one band of the TMA store `copy` (a copy with a staging
-/// tile): half the staging tile's rows where the fragment takes more than
-/// one staging tile of rows and the halves are whole swizzle patterns (8
-/// rows), so that one half is written while the store of the other is
-/// still reading it; otherwise all of them. Null for a copy without a
-/// staging tile.
-int64_t tmaStoreBandRows(mlir::tile::CopyOp copy);
-
 /// One tensor map parameter of a kernel (for a multicast copy in clusters
 /// of N blocks, the box is each block's band: boxRows / N rows).
 struct TensorMapParam {

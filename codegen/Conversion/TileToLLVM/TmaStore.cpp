@@ -2,14 +2,10 @@
 //
 // The TMA-store form of `tile.copy` (`staged`, made by tile-pipeline-loops
 // for the epilogue of the consumers of a warp-specialized loop). The
-// fragment goes out in bands of R rows: the staging tile's rows, or half of
-// them where the fragment has more rows than the staging tile
-// (tmaStoreBandRows), the bands then alternating between the two halves so
-// that one half is written while the other's store still reads it. For
+// fragment goes out in bands of R rows, R the staging tile's rows; for
 // each band:
 //
-//   thread 0:     cp.async.bulk.wait_group.read H-1 (the store that last
-//                 used this part of C_s read it; H halves, 1 or 2)
+//   thread 0:     cp.async.bulk.wait_group.read 0   (the last store read C_s)
 //   barrier
 //   every thread: the elements of the band its registers hold -> C_s,
 //                 converted to the tensor's element type (a pair of
@@ -71,9 +67,7 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
                                       index);
   };
   SmallVector<Value> origin = lowering.lookup(lane, copy.getTargetIndices());
-  // Bands of half the staging tile alternate between its halves.
-  int64_t bandRows = tmaStoreBandRows(copy);
-  int64_t halves = stagingType.getDimSize(0) / bandRows;
+  int64_t bandRows = stagingType.getDimSize(0);
   int64_t bands = fragmentType.getDimSize(0) / bandRows;
   int64_t registers = elements.getNumRegisters();
   int64_t chunk = elements.pairsAreConsecutive() && registers % 2 == 0 ? 2 : 1;
@@ -82,17 +76,13 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
                                        lowering.getThreadIndex(), constant(0));
 
   for (int64_t band = 0; band < bands; ++band) {
-    // The store that last used this band's part of C_s (of an earlier band
-    // or of the last tile) has read it: with halves, the latest store, of
-    // the other half, may still be reading.
+    // The previous store (of this band or of the last tile) has read C_s.
     lowering.emitGuarded(loc, issuer, [&] {
-      NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc,
-                                           /*group=*/halves - 1,
+      NVVM::CpAsyncBulkWaitGroupOp::create(builder, loc, /*group=*/0,
                                            /*read=*/builder.getUnitAttr());
     });
     lowering.emitBarrier(loc);
     Value first = constant(band * bandRows);
-    Value stagingRow = constant((band % halves) * bandRows);
     for (int64_t reg = 0; reg < registers; reg += chunk) {
       RegisterElement element = elements.lookup(reg);
       Value row =
@@ -106,13 +96,10 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
       lowering.emitGuarded(loc, valid, [&] {
         Value value = packRegisters(lowering, loc, *fragment, reg, chunk,
                                     tensor->elementType);
-        Value rowInStaging =
-            arith::AddIOp::create(builder, loc, row, stagingRow);
-        LLVM::StoreOp::create(
-            builder, loc, value,
-            lowering.sharedElementPointer(
-                loc, *staging, {rowInStaging, element.coordinates[1]}),
-            chunkBytes);
+        LLVM::StoreOp::create(builder, loc, value,
+                              lowering.sharedElementPointer(
+                                  loc, *staging, {row, element.coordinates[1]}),
+                              chunkBytes);
       });
     }
     // Every thread's writes are visible to the TMA unit (emitBarrier fences
@@ -125,8 +112,8 @@ LogicalResult emitBands(KernelLowering &lowering, tile::CopyOp copy,
         Value firstColumn = constant(panel * boxes->boxColumns);
         Value column =
             toI32(arith::AddIOp::create(builder, loc, origin[1], firstColumn));
-        Value source = lowering.sharedElementPointer(loc, *staging,
-                                                     {stagingRow, firstColumn});
+        Value source = lowering.sharedElementPointer(
+            loc, *staging, {constant(0), firstColumn});
         NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
             builder, loc, map, source, ValueRange{column, bandRow},
             /*l2CacheHint=*/Value(), NVVM::TMAStoreMode::TILE,
