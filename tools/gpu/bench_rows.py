@@ -43,7 +43,14 @@ from bench_report import finish
 from gpu_timing import time_ms
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16}
-ROW_KERNELS = {"softmax", "softmax_online", "row_sum", "rmsnorm", "layernorm"}
+ROW_KERNELS = {"softmax", "softmax_online", "row_sum", "rmsnorm", "layernorm",
+               "softmax_staged", "rmsnorm_staged", "layernorm_staged"}
+
+
+def base_name(name):
+    """The kernel a spec computes: a *_staged spec (rows staged in shared
+    memory) computes the same as the spec it is named after."""
+    return name[: -len("_staged")] if name.endswith("_staged") else name
 CHECK_M = [1, 3, 1000]
 CHECK_N = [1, 7, 1000, 50257, 262144]
 BENCH_SHAPES = [(16384, 1024), (16384, 4096), (8192, 8192), (4096, 32768)]
@@ -52,6 +59,7 @@ EPS = 1e-5
 
 def inputs(name, dtype, m, n, masked):
     """The kernel's inputs at [m, n] and the arguments in ABI order."""
+    name = base_name(name)
     x = torch.randn(m, n, device="cuda", dtype=dtype) * 3
     if masked and name.startswith("softmax"):
         x.masked_fill_(torch.rand(m, n, device="cuda") < 0.1, float("-inf"))
@@ -70,6 +78,7 @@ def inputs(name, dtype, m, n, masked):
 
 
 def reference(name, constants, x, w, b):
+    name = base_name(name)
     xf = x.float()
     if name.startswith("softmax"):
         return torch.softmax(xf, -1)
@@ -83,6 +92,7 @@ def reference(name, constants, x, w, b):
 
 def peer(name, constants, x, w, b, y):
     """The PyTorch call the kernel is timed against."""
+    name = base_name(name)
     n = x.shape[1]
     if name.startswith("softmax"):
         return lambda: torch.softmax(x, -1)
@@ -110,6 +120,7 @@ def kernel_family(config, meta):
 
 
 def check(kernel, name, constants, dtype, m, n):
+    name = base_name(name)
     x, w, b, y, args = inputs(name, dtype, m, n, masked=True)
     kernel(*args)
     torch.cuda.synchronize()
@@ -203,7 +214,7 @@ def main():
             moved = 2 * m * n * element
             if name == "row_sum":
                 moved = m * n * element + 4 * m
-            elif name in ("rmsnorm", "layernorm"):
+            elif base_name(name) in ("rmsnorm", "layernorm"):
                 moved += 2 * n * element
             torch_ms, _ = time_ms(peer(name, constants, x, w, b, y))
             key = (m, n, element)

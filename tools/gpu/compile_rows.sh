@@ -121,6 +121,25 @@ for dtype in f16 bf16; do
   done
 done
 
+# Rows staged whole in shared memory (specs/*_staged.tile): 8 rows per
+# block of 512 threads, rows of up to 32768 elements in two 64 KB stages,
+# walked in chunks of 8192 (the best measured at 4096x32768).
+staged_configs=(
+  "m8n32768c8192t512s2:"
+)
+for dtype in f16 bf16; do
+  for spec in softmax_staged rmsnorm_staged layernorm_staged; do
+    for entry in "${staged_configs[@]}"; do
+      # shellcheck disable=SC2086
+      compile "$spec-$dtype-${entry%%:*}" "$spec.tile" -D dtype=$dtype \
+        ${entry#*:}
+    done
+  done
+  # shellcheck disable=SC2086
+  compile "softmax_staged-$dtype-m8n32768c8192t512s2-fm" softmax_staged.tile \
+    -D dtype=$dtype --fast-math
+done
+
 epilogue_configs=(
   "m128n128k32s3t128:"
   "m128n128k64s3t128:-D block_K=64"

@@ -381,6 +381,12 @@ def layernorm(run):
     return {'Y': out}
 
 
+# The same kernels with rows staged in shared memory (specs/*_staged.tile).
+softmax_staged = softmax_rows
+rmsnorm_staged = rmsnorm
+layernorm_staged = layernorm
+
+
 # test/gpu/kernels/transpose_smem.tile (shared.tile)
 
 def transpose_smem(run):
