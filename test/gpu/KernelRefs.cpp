@@ -276,6 +276,21 @@ KernelRef copyRef(const char *name) {
           copy2d};
 }
 
+/// The reference of a kernel named `name` that sums each row of X[M, N]
+/// into Y[M] in f32 (specs/row_sum.tile and its staged test kernel).
+KernelRef rowSumRef(const char *name) {
+  return {name,
+          {{"X", "dtype", {"M", "N"}, /*Output=*/false},
+           {"Y", "f32", {"M"}, /*Output=*/true}},
+          {"M", "N"},
+          {},
+          -4,
+          4,
+          Shapes2D,
+          Accuracy::Rounded,
+          rowSum};
+}
+
 /// The reference of a norm spec named `name` with the [N] parameters
 /// `params` after X[M, N] and before Y[M, N], and a run-time `eps`.
 KernelRef normRef(const char *name, std::vector<const char *> params,
@@ -427,26 +442,10 @@ const std::vector<KernelRef> &refs() {
        doubled},
       // Y[m] = sum over n of X[m, n] (specs/row_sum.tile): the block's
       // lane groups' partials combined in shared memory, by every thread
-      // or (from 16 groups on) by a butterfly.
-      {"row_sum",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "f32", {"M"}, Out}},
-       {"M", "N"},
-       {},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Rounded,
-       rowSum},
-      // The same with each row staged block by block in shared memory.
-      {"row_sum_staged",
-       {{"X", "dtype", {"M", "N"}, In}, {"Y", "f32", {"M"}, Out}},
-       {"M", "N"},
-       {},
-       -4,
-       4,
-       Shapes2D,
-       Accuracy::Rounded,
-       rowSum},
+      // or (from 16 groups on) by a butterfly; the same with each row
+      // staged block by block in shared memory.
+      rowSumRef("row_sum"),
+      rowSumRef("row_sum_staged"),
       // Y = softmax over each row of X (one row in registers per block;
       // the online form, rows of any length in chunks).
       softmaxRef("softmax"),
