@@ -151,13 +151,8 @@ Value BlockCopy::pointer(const CopyOperand &operand, ArrayRef<Value> indices) {
     return lowering.elementPointer(loc, *operand.tensor, indices);
   if (operand.tile)
     return lowering.sharedElementPointer(loc, *operand.tile, indices);
-  Value offset = arith::IndexCastOp::create(
-      builder, loc, builder.getI64Type(),
-      lowering.rowMajorOffset(loc, indices,
-                              bufferType(operand.buffer).getShape()));
-  return LLVM::GEPOp::create(builder, loc, operand.local->base.getType(),
-                             operand.local->storageType, operand.local->base,
-                             ValueRange{offset});
+  // A local buffer (bind found its storage, so this cannot fail).
+  return *lowering.privatePointer(copy, operand.buffer, indices, lane);
 }
 
 int64_t BlockCopy::chooseChunk() {
