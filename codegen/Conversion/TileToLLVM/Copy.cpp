@@ -15,7 +15,8 @@
 //   tile-pipeline-loops) only starts its chunks: the pipeline's
 //   `tile.async_commit`, `tile.async_wait` and `tile.barrier` order it.
 // * fragment <-> global, shared or fragment: every thread moves the
-//   elements its registers hold (FragmentCopy below).
+//   elements its registers hold (FragmentCopy below); with global memory
+//   in vectors, untested where the whole region lies in the tensor.
 // * global -> shared with an mbarrier: a TMA copy (WarpSpecialize.cpp);
 //   fragment -> global through a staging tile: TMA stores (TmaStore.cpp).
 //
@@ -124,24 +125,7 @@ SmallVector<Value> GlobalToSharedCopy::tensorIndices(Value row, Value column) {
 }
 
 Value GlobalToSharedCopy::tileInside() {
-  // Unsigned comparisons also reject negative origins.
-  size_t rank = origin.size();
-  Value inside;
-  for (size_t d = 0; d < rank; ++d) {
-    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                        origin[d], tensor->dims[d]);
-    if (d + 2 >= rank) {
-      Value end = arith::AddIOp::create(builder, loc, origin[d],
-                                        constant(tile->shape[d + 2 - rank]));
-      valid = arith::AndIOp::create(
-          builder, loc, valid,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
-                                tensor->dims[d]));
-    }
-    inside =
-        inside ? arith::AndIOp::create(builder, loc, inside, valid) : valid;
-  }
-  return inside;
+  return lowering.regionInside(loc, *tensor, origin, tile->shape);
 }
 
 void GlobalToSharedCopy::emitChunks(int64_t chunkElements, bool clipped) {
@@ -504,45 +488,79 @@ LogicalResult FragmentCopy::emitGlobal() {
   // the tensor's rows and the region's first column are multiples too.
   Value aligned = lowering.chunksAligned(loc, *tensor, origin, chunk);
   Type vectorType = VectorType::get({chunk}, tensor->storageType);
-  for (int64_t first = 0; first < registers; first += chunk) {
-    SmallVector<RegisterElement> chunkElements;
-    for (int64_t i = 0; i < chunk; ++i)
-      chunkElements.push_back(elements.lookup(first + i));
-    SmallVector<Value> indices = otherIndices(chunkElements.front());
-    Value whole =
-        conjoin(builder, loc,
-                {aligned, lowering.inBounds(loc, *tensor, indices, chunk - 1),
-                 chunkElements.front().valid});
-    auto paths = scf::IfOp::create(builder, loc, whole,
-                                   /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+  auto position = [&](int64_t i) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                    builder.getI32IntegerAttr(i));
+  };
+  // The chunk of registers from `first` as one vector at `indices`.
+  auto moveVector = [&](int64_t first, ArrayRef<Value> indices) {
     Value pointer = lowering.elementPointer(loc, *tensor, indices);
-    auto position = [&](int64_t i) {
-      return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                      builder.getI32IntegerAttr(i));
-    };
-    if (toFragment) {
-      Value vector = LLVM::LoadOp::create(builder, loc, vectorType, pointer,
-                                          chunk * elementBytes);
-      for (int64_t i = 0; i < chunk; ++i) {
-        Value element =
-            LLVM::ExtractElementOp::create(builder, loc, vector, position(i));
-        lowering.storeFragmentRegister(
-            loc, *fragment, first + i,
-            convert(lowering.fromStorage(loc, element, tensor->elementType),
-                    fragment->elementType));
-      }
-    } else {
+    if (!toFragment) {
       LLVM::StoreOp::create(builder, loc,
                             packRegisters(lowering, loc, *fragment, first,
                                           chunk, tensor->elementType),
                             pointer, chunk * elementBytes);
+      return;
     }
-    builder.setInsertionPoint(paths.elseBlock()->getTerminator());
-    for (int64_t i = 0; i < chunk; ++i)
-      moveElement(first + i, chunkElements[i]);
+    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, pointer,
+                                        chunk * elementBytes);
+    for (int64_t i = 0; i < chunk; ++i) {
+      Value element =
+          LLVM::ExtractElementOp::create(builder, loc, vector, position(i));
+      lowering.storeFragmentRegister(
+          loc, *fragment, first + i,
+          convert(lowering.fromStorage(loc, element, tensor->elementType),
+                  fragment->elementType));
+    }
+  };
+  // Every chunk; with `inside` (the region lies in the tensor and its
+  // chunks are aligned) those of elements that always exist as bare vectors,
+  // else each chunk tested: a vector where it lies in the tensor, else
+  // element by element.
+  // Looked up before the paths split: lookup shares values between
+  // registers.
+  SmallVector<RegisterElement> registerElements;
+  for (int64_t reg = 0; reg < registers; ++reg)
+    registerElements.push_back(elements.lookup(reg));
+  auto moveChunks = [&](bool inside) {
+    for (int64_t first = 0; first < registers; first += chunk) {
+      ArrayRef<RegisterElement> chunkElements =
+          ArrayRef(registerElements).slice(first, chunk);
+      SmallVector<Value> indices = otherIndices(chunkElements.front());
+      if (inside && !chunkElements.front().valid) {
+        moveVector(first, indices);
+        continue;
+      }
+      Value whole =
+          conjoin(builder, loc,
+                  {aligned, lowering.inBounds(loc, *tensor, indices, chunk - 1),
+                   chunkElements.front().valid});
+      auto paths = scf::IfOp::create(builder, loc, whole,
+                                     /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+      moveVector(first, indices);
+      builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+      for (int64_t i = 0; i < chunk; ++i)
+        moveElement(first + i, chunkElements[i]);
+    }
+  };
+  if (registers == chunk) {
+    moveChunks(/*inside=*/false);
+    return success();
   }
+  // A region wholly inside the tensor (every tile but the edges) takes its
+  // chunks with no test between them, so that a thread's loads are all in
+  // flight at once instead of one or two per test.
+  Value inside = arith::AndIOp::create(
+      builder, loc, aligned,
+      lowering.regionInside(loc, *tensor, origin, fragmentType.getShape()));
+  auto paths = scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+  moveChunks(/*inside=*/true);
+  builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+  moveChunks(/*inside=*/false);
   return success();
 }
 

@@ -232,6 +232,11 @@ public:
   mlir::Value inBounds(mlir::Location loc, llvm::ArrayRef<mlir::Value> indices,
                        llvm::ArrayRef<mlir::Value> extents,
                        int64_t lastIndexExtra = 0);
+  /// True if the region of `shape` (the tensor's trailing dims) at `origin`
+  /// lies wholly inside `tensor` (unsigned: a negative origin does not).
+  mlir::Value regionInside(mlir::Location loc, const Tensor &tensor,
+                           llvm::ArrayRef<mlir::Value> origin,
+                           llvm::ArrayRef<int64_t> shape);
   /// True if the rows of `tensor` and the innermost index of `origin` (a
   /// region's first column) are multiples of `chunk` elements: then every
   /// chunk of the region's rows starting at a multiple of `chunk` is

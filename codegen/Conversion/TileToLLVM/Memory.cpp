@@ -114,6 +114,29 @@ Value KernelLowering::inBounds(Location loc, ArrayRef<Value> indices,
   return all;
 }
 
+Value KernelLowering::regionInside(Location loc, const Tensor &tensor,
+                                   ArrayRef<Value> origin,
+                                   ArrayRef<int64_t> shape) {
+  // Unsigned comparisons also reject negative origins.
+  size_t rank = origin.size(), trailing = rank - shape.size();
+  Value inside;
+  for (size_t d = 0; d < rank; ++d) {
+    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                        origin[d], tensor.dims[d]);
+    if (d >= trailing) {
+      Value end = arith::AddIOp::create(
+          builder, loc, origin[d], indexConstant(loc, shape[d - trailing]));
+      valid = arith::AndIOp::create(
+          builder, loc, valid,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule, end,
+                                tensor.dims[d]));
+    }
+    inside =
+        inside ? arith::AndIOp::create(builder, loc, inside, valid) : valid;
+  }
+  return inside;
+}
+
 Value KernelLowering::chunksAligned(Location loc, const Tensor &tensor,
                                     ArrayRef<Value> origin, int64_t chunk) {
   auto isMultiple = [&](Value value) {
