@@ -5,9 +5,9 @@
     gpu_kernels.py check build/kernels
 
 `compile` (development machine, needs tilec) compiles every variant listed in
-test/gpu/kernels/variants.txt for sm_90a and sm_80, or for the architectures
-a variant names with `--arch`, (cubin and PTX, so that a
-newer GPU JIT-compiles the sm_80 PTX) into OUT/<variant>/ and records in
+test/gpu/kernels/variants.txt for sm_90a and sm_80 (or for the architectures
+a variant names with `--arch`), as cubin and PTX (so that a newer GPU
+JIT-compiles the sm_80 PTX), into OUT/<variant>/, and records in
 OUT/provenance.json what they were built from: the tilec version, the git
 commit, a sha256 of every file that determines the generated code (the
 compiler's sources, the specs, the variant list, this script) and the sha256 of
