@@ -300,10 +300,11 @@ llvm::Error HostRewriter::rewriteInlineAssembly(llvm::Function &kernel) {
       llvm::FunctionCallee tanh = module.getOrInsertFunction(
           "__nv_tanhf", call->getType(), call->getType());
       replacement = builder.CreateCall(tanh, {call->getArgOperand(0)});
-    } else if (text.starts_with("wgmma.fence.sync.aligned;") ||
+    } else if (text.empty() || text.starts_with("wgmma.fence.sync.aligned;") ||
                text.starts_with("wgmma.wait_group.sync.aligned")) {
-      // Statements that pin the accumulator registers (Wgmma.cpp): the
-      // registers go through unchanged.
+      // Statements that pin the accumulator registers (Wgmma.cpp; beside
+      // the one with the fence or the wait, empty ones): the registers go
+      // through unchanged.
       replacement = passThrough(builder, *call);
     } else if (text.contains(kMBarrierWaitAsm)) {
       replacement =

@@ -32,20 +32,34 @@ using namespace tilec;
 
 namespace {
 
-/// Emits the volatile inline-asm statement `instruction` so that it takes
-/// `values` (f32 accumulator registers, i32 A registers) and gives them
-/// back, tied, in statements of up to 32 registers, each with the
-/// (idempotent) instruction. The statement is then what defines the values for
-/// LLVM, which can move no other definition or use of them across it. Returns
-/// the values the statements give back.
+/// Where the instruction of pinThroughInstruction goes among its
+/// statements.
+enum class PinnedInstruction {
+  /// In the first statement: every register is used below it (a wait).
+  First,
+  /// In the last statement: every register is defined above it (a fence).
+  Last,
+};
+
+/// Emits volatile inline-asm statements that take `values` (f32
+/// accumulator registers, i32 A registers) and give them back, tied, up to
+/// 32 registers each, one of them with `instruction` (`where`: the others
+/// are empty, and volatile statements keep their order). The statements are
+/// then what defines the values for LLVM, which can move no other
+/// definition or use of them across the instruction. Returns the values the
+/// statements give back.
 SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
                                          ValueRange values,
-                                         const char *instruction) {
+                                         const char *instruction,
+                                         PinnedInstruction where) {
   constexpr size_t kChunk = 32;
   SmallVector<Value> pinned;
   for (size_t first = 0; first < values.size(); first += kChunk) {
     ValueRange chunk =
         values.slice(first, std::min(kChunk, values.size() - first));
+    bool carries = where == PinnedInstruction::First
+                       ? first == 0
+                       : first + kChunk >= values.size();
     std::string constraints;
     for (auto [i, value] : llvm::enumerate(chunk))
       constraints +=
@@ -55,7 +69,7 @@ SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
     auto type = LLVM::LLVMStructType::getLiteral(
         builder.getContext(), llvm::to_vector(chunk.getTypes()));
     auto asmOp = LLVM::InlineAsmOp::create(
-        builder, loc, type, chunk, instruction, constraints,
+        builder, loc, type, chunk, carries ? instruction : "", constraints,
         /*has_side_effects=*/true, /*is_align_stack=*/false,
         LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
         /*operand_attrs=*/nullptr);
@@ -76,7 +90,8 @@ SmallVector<Value> pinThroughInstruction(OpBuilder &builder, Location loc,
 SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
                                  ValueRange values) {
   return pinThroughInstruction(builder, loc, values,
-                               "wgmma.wait_group.sync.aligned 0;");
+                               "wgmma.wait_group.sync.aligned 0;",
+                               PinnedInstruction::First);
 }
 
 /// Emits `wgmma.fence` through the accumulator and A registers `values`
@@ -85,12 +100,13 @@ SmallVector<Value> waitAllAndPin(OpBuilder &builder, Location loc,
 /// merges) stays above the fence. Left to itself LLVM sinks those copies
 /// between the fence and the wgmma that reads them; ptxas then injects a
 /// warpgroup arrive of its own there (C7519), and where that lands in a
-/// branch it serializes every wgmma of the kernel (C7520). Returns the
-/// fenced values.
+/// branch it serializes every wgmma of the kernel (C7520). One fence (one
+/// warpgroup arrive in the SASS) per GEMM. Returns the fenced values.
 SmallVector<Value> fenceAndPin(OpBuilder &builder, Location loc,
                                ValueRange values) {
   return pinThroughInstruction(builder, loc, values,
-                               "wgmma.fence.sync.aligned;");
+                               "wgmma.fence.sync.aligned;",
+                               PinnedInstruction::Last);
 }
 
 /// A shared operand of a wgmma GEMM and how its descriptors are made.
