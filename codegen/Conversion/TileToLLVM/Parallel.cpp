@@ -62,6 +62,11 @@ struct ParallelPlan {
 
   /// Whether steps have a fast path and a slow one.
   bool hasFastPath() const { return !chunkWidths.empty() || !guards.empty(); }
+  /// An unrolled loop of several whole steps with vectorized accesses: a
+  /// thread whose steps are all in bounds runs their fast paths with no test
+  /// between them (its loads in flight together), the others each step's
+  /// own test.
+  bool wholeLoopFastPath = false;
 };
 
 /// How a value of a parallel loop's body changes from a step's lane to the
@@ -279,8 +284,22 @@ private:
                              const RegisterElement &element, Value reg,
                              Value storingThread, Lane &outer,
                              SharedLoads *sharedLoads);
+  /// The lanes of `step` (a thread's elements of the step, one per lane of
+  /// the vector width), at the builder's insertion point.
+  SmallVector<Lane> stepLanes(const ParallelPlan &plan, Value step,
+                              Lane &outer);
+  /// True where the step of `lanes` may take its fast path: every
+  /// vectorized access in bounds as a whole, or every guard test true at
+  /// the first and the last lane.
+  Value fastCondition(const ParallelPlan &plan, ArrayRef<Lane> lanes);
+  /// Emits `step`; with `tested` its fast path (if the plan has one) under
+  /// fastCondition, else the fast path alone. `guardTail`: only threads
+  /// whose elements exist run it.
   LogicalResult emitStep(const ParallelPlan &plan, Value step, Lane &outer,
-                         bool guardTail);
+                         bool guardTail, bool tested = true);
+  /// Emits every step of an unrolled loop (the partial last one tested).
+  LogicalResult emitUnrolledSteps(const ParallelPlan &plan, Lane &outer,
+                                  bool tested);
   LogicalResult emitLanes(const ParallelPlan &plan, MutableArrayRef<Lane> lanes,
                           bool fast);
   bool isProvenInBounds(arith::CmpIOp cmp, const ParallelPlan &plan,
@@ -339,13 +358,26 @@ LogicalResult ParallelLowering::emit(tile::ParallelOp loop, Lane &outer) {
   const tile::FlatDistribution &distribution = parallelPlan.distribution;
   Location loc = loop.getLoc();
   if (parallelPlan.unrolled) {
-    for (int64_t step = 0; step < distribution.steps(); ++step) {
-      bool last = step + 1 == distribution.steps();
-      if (failed(emitStep(parallelPlan, lowering.indexConstant(loc, step),
-                          outer, last && distribution.hasPartialStep())))
-        return failure();
+    if (!parallelPlan.wholeLoopFastPath)
+      return emitUnrolledSteps(parallelPlan, outer, /*tested=*/true);
+    int64_t wholeSteps =
+        distribution.steps() - (distribution.hasPartialStep() ? 1 : 0);
+    Value allFast;
+    for (int64_t step = 0; step < wholeSteps; ++step) {
+      SmallVector<Lane> lanes =
+          stepLanes(parallelPlan, lowering.indexConstant(loc, step), outer);
+      Value fast = fastCondition(parallelPlan, lanes);
+      allFast =
+          allFast ? arith::AndIOp::create(builder, loc, allFast, fast) : fast;
     }
-    return success();
+    auto paths =
+        scf::IfOp::create(builder, loc, allFast, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(paths.thenBlock()->getTerminator());
+    if (failed(emitUnrolledSteps(parallelPlan, outer, /*tested=*/false)))
+      return failure();
+    builder.setInsertionPoint(paths.elseBlock()->getTerminator());
+    return emitUnrolledSteps(parallelPlan, outer, /*tested=*/true);
   }
   auto steps =
       scf::ForOp::create(builder, loc, lowering.indexConstant(loc, 0),
@@ -495,15 +527,39 @@ ParallelPlan ParallelLowering::plan(tile::ParallelOp loop,
   plan.unrolled = (steps <= kMaxUnrolledSteps ||
                    (accessesFragment && steps <= kMaxUnrolledFragmentSteps)) &&
                   unrolledCost <= kMaxUnrolledParallelCost;
+  // The whole loop's fast path (for loops that read global memory in
+  // vectors: their loads are what it puts in flight together) adds a third
+  // copy of the steps, while the kernel stays as small as a guard test's
+  // fast path keeps it (kMaxGuardedKernelCost).
+  int64_t wholeSteps = steps - (plan.distribution.hasPartialStep() ? 1 : 0);
+  bool readsVectors = llvm::any_of(plan.chunkWidths, [](const auto &entry) {
+    return isa<tile::LoadOp>(entry.first);
+  });
+  plan.wholeLoopFastPath = plan.unrolled && readsVectors && wholeSteps >= 2 &&
+                           uint64_t(lowering.getCost()) + 2 * unrolledCost <=
+                               uint64_t(kMaxGuardedKernelCost);
   return plan;
 }
 
-LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
-                                         Lane &outer, bool guardTail) {
+LogicalResult ParallelLowering::emitUnrolledSteps(const ParallelPlan &plan,
+                                                  Lane &outer, bool tested) {
+  const tile::FlatDistribution &distribution = plan.distribution;
+  tile::ParallelOp loop = plan.loop;
+  for (int64_t step = 0; step < distribution.steps(); ++step) {
+    bool partial =
+        step + 1 == distribution.steps() && distribution.hasPartialStep();
+    if (failed(emitStep(plan, lowering.indexConstant(loop.getLoc(), step),
+                        outer, partial, tested || partial)))
+      return failure();
+  }
+  return success();
+}
+
+SmallVector<Lane> ParallelLowering::stepLanes(const ParallelPlan &plan,
+                                              Value step, Lane &outer) {
   tile::ParallelOp loop = plan.loop;
   Location loc = loop.getLoc();
   int64_t width = plan.distribution.vec;
-  OpBuilder::InsertionGuard guard(builder);
 
   // The flat index of the thread's first element in this step.
   Value stepBase = arith::MulIOp::create(
@@ -513,14 +569,6 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
       arith::MulIOp::create(builder, loc, lowering.getThreadIndex(),
                             lowering.indexConstant(loc, width));
   Value flat = arith::AddIOp::create(builder, loc, stepBase, threadBase);
-  if (guardTail) {
-    Value inRange = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, flat,
-        lowering.indexConstant(loc, plan.distribution.total));
-    auto ifOp = scf::IfOp::create(builder, loc, inRange,
-                                  /*withElseRegion=*/false);
-    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  }
 
   // Row-major delinearization; W divides the innermost extent, so the lanes
   // differ only in the innermost induction variable.
@@ -546,10 +594,14 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
     lane.fragmentIndex =
         arith::AddIOp::create(builder, loc, fragmentBase, offset);
   }
+  return lanes;
+}
 
-  if (!plan.hasFastPath())
-    return emitLanes(plan, lanes, /*fast=*/false);
-
+Value ParallelLowering::fastCondition(const ParallelPlan &plan,
+                                      ArrayRef<Lane> lanes) {
+  tile::ParallelOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  int64_t width = plan.distribution.vec;
   // The fast path needs every vectorized access in bounds as a whole (and,
   // for symbolic row strides, every row start aligned to the chunk), or
   // every guard test true at the first and the last lane.
@@ -591,6 +643,38 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
                                     remainder, lowering.indexConstant(loc, 0)));
     }
   }
+  return fast;
+}
+
+LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
+                                         Lane &outer, bool guardTail,
+                                         bool tested) {
+  tile::ParallelOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  OpBuilder::InsertionGuard guard(builder);
+  if (guardTail) {
+    Value flat = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(
+            builder, loc, step,
+            lowering.indexConstant(loc, plan.distribution.elementsPerStep())),
+        arith::MulIOp::create(
+            builder, loc, lowering.getThreadIndex(),
+            lowering.indexConstant(loc, plan.distribution.vec)));
+    Value inRange = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, flat,
+        lowering.indexConstant(loc, plan.distribution.total));
+    auto ifOp = scf::IfOp::create(builder, loc, inRange,
+                                  /*withElseRegion=*/false);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  SmallVector<Lane> lanes = stepLanes(plan, step, outer);
+  if (!plan.hasFastPath())
+    return emitLanes(plan, lanes, /*fast=*/false);
+  if (!tested)
+    return emitLanes(plan, lanes, /*fast=*/true);
+
+  Value fast = fastCondition(plan, lanes);
   auto paths = scf::IfOp::create(builder, loc, fast, /*withElseRegion=*/true);
   SmallVector<Lane> fastLanes = lanes;
   if (plan.chunkWidths.empty()) {
