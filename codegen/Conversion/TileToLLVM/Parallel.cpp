@@ -284,6 +284,8 @@ private:
                              const RegisterElement &element, Value reg,
                              Value storingThread, Lane &outer,
                              SharedLoads *sharedLoads);
+  /// The flat index of the thread's first element in `step`.
+  Value stepFlatIndex(const ParallelPlan &plan, Value step);
   /// The lanes of `step` (a thread's elements of the step, one per lane of
   /// the vector width), at the builder's insertion point.
   SmallVector<Lane> stepLanes(const ParallelPlan &plan, Value step,
@@ -555,20 +557,24 @@ LogicalResult ParallelLowering::emitUnrolledSteps(const ParallelPlan &plan,
   return success();
 }
 
-SmallVector<Lane> ParallelLowering::stepLanes(const ParallelPlan &plan,
-                                              Value step, Lane &outer) {
+Value ParallelLowering::stepFlatIndex(const ParallelPlan &plan, Value step) {
   tile::ParallelOp loop = plan.loop;
   Location loc = loop.getLoc();
-  int64_t width = plan.distribution.vec;
-
-  // The flat index of the thread's first element in this step.
   Value stepBase = arith::MulIOp::create(
       builder, loc, step,
       lowering.indexConstant(loc, plan.distribution.elementsPerStep()));
   Value threadBase =
       arith::MulIOp::create(builder, loc, lowering.getThreadIndex(),
-                            lowering.indexConstant(loc, width));
-  Value flat = arith::AddIOp::create(builder, loc, stepBase, threadBase);
+                            lowering.indexConstant(loc, plan.distribution.vec));
+  return arith::AddIOp::create(builder, loc, stepBase, threadBase);
+}
+
+SmallVector<Lane> ParallelLowering::stepLanes(const ParallelPlan &plan,
+                                              Value step, Lane &outer) {
+  tile::ParallelOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  int64_t width = plan.distribution.vec;
+  Value flat = stepFlatIndex(plan, step);
 
   // Row-major delinearization; W divides the innermost extent, so the lanes
   // differ only in the innermost induction variable.
@@ -653,16 +659,8 @@ LogicalResult ParallelLowering::emitStep(const ParallelPlan &plan, Value step,
   Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(builder);
   if (guardTail) {
-    Value flat = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(
-            builder, loc, step,
-            lowering.indexConstant(loc, plan.distribution.elementsPerStep())),
-        arith::MulIOp::create(
-            builder, loc, lowering.getThreadIndex(),
-            lowering.indexConstant(loc, plan.distribution.vec)));
     Value inRange = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, flat,
+        builder, loc, arith::CmpIPredicate::ult, stepFlatIndex(plan, step),
         lowering.indexConstant(loc, plan.distribution.total));
     auto ifOp = scf::IfOp::create(builder, loc, inRange,
                                   /*withElseRegion=*/false);
