@@ -51,6 +51,8 @@ def base_name(name):
     """The kernel a spec computes: a *_staged spec (rows staged in shared
     memory) computes the same as the spec it is named after."""
     return name[: -len("_staged")] if name.endswith("_staged") else name
+
+
 CHECK_M = [1, 3, 1000]
 CHECK_N = [1, 7, 1000, 50257, 262144]
 BENCH_SHAPES = [(16384, 1024), (16384, 4096), (8192, 8192), (4096, 32768)]

@@ -513,15 +513,15 @@ LogicalResult FragmentCopy::emitGlobal() {
                   fragment->elementType));
     }
   };
-  // Every chunk; with `inside` (the region lies in the tensor and its
-  // chunks are aligned) those of elements that always exist as bare vectors,
-  // else each chunk tested: a vector where it lies in the tensor, else
-  // element by element.
   // Looked up before the paths split: lookup shares values between
   // registers.
   SmallVector<RegisterElement> registerElements;
   for (int64_t reg = 0; reg < registers; ++reg)
     registerElements.push_back(elements.lookup(reg));
+  // Every chunk; with `inside` (the region lies in the tensor and its
+  // chunks are aligned) those of elements that always exist as bare vectors,
+  // else each chunk tested: a vector where it lies in the tensor, else
+  // element by element.
   auto moveChunks = [&](bool inside) {
     for (int64_t first = 0; first < registers; first += chunk) {
       ArrayRef<RegisterElement> chunkElements =
